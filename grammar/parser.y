@@ -1,0 +1,199 @@
+/* parser.y - the grammar of an adcalc expression (pure Bison parser).
+ *
+ * There is no syntax tree: each rule records its operation on the tape as
+ * it is reduced, so the tape is the parse.  Bison's stacks live on the heap
+ * (never the C stack), so deep nesting is bounded by YYMAXDEPTH only.
+ *
+ * Precedence, lowest first: + - (left), * / (left), unary - + , ^ (right).
+ * ^ binds tighter than unary minus: -x^2 is -(x^2); 2^3^2 is 2^9. */
+%define api.pure full
+%define api.prefix {ad_yy}
+%define parse.error custom
+%locations
+%param {yyscan_t scanner}
+%parse-param {ad_pctx *P}
+
+%code requires {
+#include "parse.h"
+typedef void *yyscan_t;
+typedef struct AD_YYLTYPE {
+    int first_line, first_column, last_line, last_column;
+    unsigned off, end;    /* byte span in the source */
+} AD_YYLTYPE;
+#define AD_YYLTYPE_IS_DECLARED 1
+}
+
+%code provides {
+int ad_yylex(AD_YYSTYPE *lval, AD_YYLTYPE *lloc, yyscan_t scanner);
+#define ERROR AD_YYerror
+}
+
+%code {
+#include <string.h>
+#include <stdio.h>
+#include "alloc.h"
+
+#define YYMAXDEPTH 20000000
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                      \
+    do {                                                                 \
+        if (N) {                                                         \
+            (Cur) = YYRHSLOC(Rhs, 1);                                    \
+            (Cur).last_line = YYRHSLOC(Rhs, N).last_line;                \
+            (Cur).last_column = YYRHSLOC(Rhs, N).last_column;            \
+            (Cur).end = YYRHSLOC(Rhs, N).end;                            \
+        } else {                                                         \
+            (Cur).first_line = (Cur).last_line = YYRHSLOC(Rhs, 0).last_line;       \
+            (Cur).first_column = (Cur).last_column = YYRHSLOC(Rhs, 0).last_column; \
+            (Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end;                \
+        }                                                                \
+    } while (0)
+
+static void ad_yyerror(AD_YYLTYPE *l, yyscan_t scanner, ad_pctx *P, const char *msg);
+
+/* record an operation; on failure (out of memory) leave through the lexer's jump */
+static int32_t op(ad_pctx *P, int code, int32_t a, int32_t b, const AD_YYLTYPE *l)
+{
+    int32_t i = ad_rec_op(P->t, code, a, b, l->first_line, l->first_column);
+    if (i < 0) longjmp(P->oom, 1);
+    return i;
+}
+
+static void push_arg(ad_pctx *P, int32_t node)
+{
+    if (ad_grow((void **)&P->args, &P->argcap, P->nargs + 1, sizeof *P->args) < 0)
+        longjmp(P->oom, 1);
+    P->args[P->nargs++] = node;
+}
+}
+
+%union {
+    int32_t node;          /* a tape node (recording index) */
+    size_t count;          /* arguments pushed on P->args */
+    const ad_fninfo *fn;   /* a function's table entry */
+}
+
+%token <node> NUM "number"
+%token <node> VAR "name"
+%token <fn>   FUNC "function"
+%type  <node> expr
+%type  <count> args
+
+%left '+' '-'
+%left '*' '/'
+%precedence UMINUS
+%right '^'
+
+%%
+
+input
+    : %empty   { ad_perror(P, AD_E_SYNTAX, 1, 1, "empty expression"); YYABORT; }
+    | expr     { P->root = $1; }
+    ;
+
+expr
+    : expr '+' expr          { $$ = op(P, AD_OP_ADD, $1, $3, &@2); }
+    | expr '-' expr          { $$ = op(P, AD_OP_SUB, $1, $3, &@2); }
+    | expr '*' expr          { $$ = op(P, AD_OP_MUL, $1, $3, &@2); }
+    | expr '/' expr          { $$ = op(P, AD_OP_DIV, $1, $3, &@2); }
+    | expr '^' expr          { $$ = op(P, AD_OP_POW, $1, $3, &@2); }
+    | '-' expr %prec UMINUS  { $$ = op(P, AD_OP_NEG, $2, -1, &@1); }
+    | '+' expr %prec UMINUS  { $$ = $2; }
+    | '(' expr ')'           { $$ = $2; }
+    | NUM
+    | VAR
+    | FUNC '(' args ')'      {
+            $$ = ad_call(P, $1, $3, @1.first_line, @1.first_column);
+            if ($$ < 0) YYABORT;
+        }
+    | FUNC '(' ')'           {
+            $$ = ad_call(P, $1, 0, @1.first_line, @1.first_column);
+            if ($$ < 0) YYABORT;
+        }
+    | FUNC                   {
+            ad_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+                      "'%s' is a function: call it as %s(...)", $1->name, $1->name);
+            YYABORT;
+        }
+    | VAR '(' {
+            char q[80];
+            size_t len = @1.end - @1.off;
+            const char *s = ad_suggest_function(P->src + @1.off, len);
+            ad_quote(q, sizeof q, P->src + @1.off, len);
+            if (s)
+                ad_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+                          "unknown function '%s' (did you mean '%s'?)", q, s);
+            else
+                ad_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+                          "unknown function '%s'", q);
+            YYABORT;
+        }
+    ;
+
+args
+    : expr                   { push_arg(P, $1); $$ = 1; }
+    | args ',' expr          { push_arg(P, $3); $$ = $1 + 1; }
+    ;
+
+%%
+
+static const char *describe(ad_pctx *P, yysymbol_kind_t k, const AD_YYLTYPE *l, char *buf, size_t n)
+{
+    char q[80];
+    switch (k) {
+    case YYSYMBOL_YYEOF: return "end of input";
+    case YYSYMBOL_NUM:
+        snprintf(buf, n, "number '%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        return buf;
+    case YYSYMBOL_VAR:
+        snprintf(buf, n, "name '%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        return buf;
+    case YYSYMBOL_FUNC:
+        snprintf(buf, n, "function '%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        return buf;
+    default:
+        snprintf(buf, n, "'%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        return buf;
+    }
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ad_pctx *P)
+{
+    (void)scanner;
+    if (P->failed) return 0;   /* the lexer has already said what is wrong */
+    const AD_YYLTYPE *l = yypcontext_location(ctx);
+    yysymbol_kind_t k = yypcontext_token(ctx);
+    yysymbol_kind_t exp[8];
+    int nexp = yypcontext_expected_tokens(ctx, exp, 8);
+    int want_operand = 0, want_operator = 0;
+    for (int i = 0; i < nexp; i++) {
+        if (exp[i] == YYSYMBOL_NUM) want_operand = 1;
+        if (exp[i] == YYSYMBOL_8_) want_operator = 1;
+    }
+    char what[128];
+    const char *d = describe(P, k, l, what, sizeof what);
+    if (k == YYSYMBOL_YYEOF && P->nparens > 0) {
+        ad_pos o = P->parens[P->nparens - 1];
+        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+                  "missing ')' to close the '(' at %d:%d", o.line, o.col);
+    } else if (want_operand) {
+        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+                  "unexpected %s; expected a number, a name or '('", d);
+    } else if (want_operator) {
+        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+                  "unexpected %s; expected an operator%s", d,
+                  P->nparens > 0 ? ", ',' or ')'" : "");
+    } else {
+        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "unexpected %s", d);
+    }
+    return 0;
+}
+
+static void ad_yyerror(AD_YYLTYPE *l, yyscan_t scanner, ad_pctx *P, const char *msg)
+{
+    (void)scanner;
+    if (strcmp(msg, "memory exhausted") == 0)
+        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+                  "expression nested too deeply (more than %d levels)", YYMAXDEPTH / 2);
+    else
+        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "%s", msg);
+}

@@ -1,0 +1,121 @@
+/* adcalc.h - the engine's public interface: parse an expression into a tape,
+ * evaluate it, differentiate it in forward or reverse mode, dump it.
+ *
+ * The engine keeps no global mutable state: every call works on the objects
+ * passed to it, so separate tapes and workspaces can be used from separate
+ * threads, and one finished tape can be shared read-only by many threads,
+ * each with its own ad_work. */
+#ifndef ADCALC_H
+#define ADCALC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* error classes; the CLI's exit status is ad_exit_code(class) */
+typedef enum {
+    AD_E_NONE = 0,
+    AD_E_DOMAIN,  /* ad/domain: no real value, or (strict) infinite derivative */
+    AD_E_USAGE,   /* ad/usage: bad option or option value */
+    AD_E_SYNTAX,  /* ad/syntax: malformed expression */
+    AD_E_NAME,    /* ad/name: unknown function, variable without a value... */
+    AD_E_NONDIFF, /* ad/nondiff-strict: a kink under --nondiff strict */
+    AD_E_IO       /* ad/io: I/O error or out of memory */
+} ad_errclass;
+
+/* a diagnostic: class, message and (when line > 0) a source position */
+typedef struct {
+    ad_errclass cls;
+    int line, col;   /* 1-based; 0 when the error has no position */
+    char msg[400];
+} ad_diag;
+
+const char *ad_err_tag(ad_errclass cls);   /* "ad/syntax", ... */
+int ad_exit_code(ad_errclass cls);         /* 0, 1 .. 5 as documented */
+/* fills d (when not NULL) and returns cls */
+ad_errclass ad_diag_set(ad_diag *d, ad_errclass cls, int line, int col,
+                        const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+typedef enum { AD_STRICT = 0, AD_ZERO_SUBGRAD = 1 } ad_policy;
+
+/* ---- the tape ---- */
+
+/* One recorded node: opcode and operand slots (-1 where none).  Nodes are
+ * numbered inputs first, then constants, then operations, in execution
+ * order; every node writes its own slot (SSA). */
+typedef struct {
+    uint32_t op;
+    int32_t a, b;
+} ad_instr;
+
+typedef struct ad_tape ad_tape;
+
+ad_tape *ad_tape_new(void);
+void ad_tape_free(ad_tape *t);
+/* forget the recording but keep the allocated capacity */
+void ad_tape_reset(ad_tape *t);
+
+/* Parses src[0..len) and records it on t (after ad_tape_reset).  Returns
+ * AD_E_NONE, or an error class with d filled in. */
+ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d);
+
+size_t ad_tape_size(const ad_tape *t);       /* nodes */
+size_t ad_tape_ninputs(const ad_tape *t);
+size_t ad_tape_nconsts(const ad_tape *t);
+const ad_instr *ad_tape_code(const ad_tape *t);
+const double *ad_tape_consts(const ad_tape *t);  /* values of constant nodes */
+/* name of input node i (not NUL-terminated: length in *len) */
+const char *ad_tape_input_name(const ad_tape *t, size_t i, size_t *len);
+/* source text of constant node ninputs+i */
+const char *ad_tape_const_text(const ad_tape *t, size_t i, size_t *len);
+/* source position of node i */
+void ad_tape_pos(const ad_tape *t, size_t i, int *line, int *col);
+/* bytes per node: instruction plus primal value */
+size_t ad_node_bytes(void);
+
+/* ---- evaluation ---- */
+
+/* Per-evaluation state: primal values, adjoints, tangents, activity.  One
+ * per thread; reusable across tapes and points (capacity is kept). */
+typedef struct ad_work ad_work;
+ad_work *ad_work_new(void);
+void ad_work_free(ad_work *w);
+
+/* Forward sweep of primal values for the given input values (one per input
+ * node).  A domain error stops it. */
+ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag *d);
+
+/* Reverse mode.  After ad_eval at the same point: sets the output adjoint to
+ * 1, sweeps the tape backwards and stores d(output)/d(input i) in grad[i] for
+ * every input node (0 where diff[i] is 0: not differentiated).  diff[i]
+ * nonzero marks input i as differentiated, which is what makes kinks and
+ * singular derivatives downstream of it matter. */
+ad_errclass ad_reverse(const ad_tape *t, ad_work *w, const unsigned char *diff,
+                       ad_policy pol, double *grad, ad_diag *d);
+
+/* Forward mode with dual numbers of width k: one sweep computes the value
+ * and k directional derivatives.  seeds is ninputs x k, row-major (the
+ * tangent of input i in direction j is seeds[i*k + j]); out receives the k
+ * directional derivatives of the output.  diff as for ad_reverse. */
+ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
+                       const unsigned char *diff, const double *seeds, size_t k,
+                       ad_policy pol, double *out, ad_diag *d);
+
+double ad_value(const ad_tape *t, const ad_work *w);  /* the output after a sweep */
+
+/* ---- the tape listing ---- */
+typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON } ad_dump_format;
+/* writes the tape with the values (and adjoints, when with_adjoints) of the
+ * last sweep in w; src is echoed in the header.  Returns 0, or -1 on a
+ * write error. */
+int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *diff,
+            ad_policy pol, int with_adjoints, ad_dump_format fmt,
+            const char *src, size_t srclen);
+
+#define AD_TAPE_FORMAT_VERSION 1
+
+#endif

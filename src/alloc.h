@@ -1,0 +1,15 @@
+/* alloc.h - the engine's allocation entry points.  All engine allocations go
+ * through these so that out-of-memory is always reported (never a crash) and
+ * so that tests can make the n-th allocation fail on purpose (see
+ * tests/inject_alloc.c, loaded with LD_PRELOAD). */
+#ifndef AD_ALLOC_H
+#define AD_ALLOC_H
+
+#include <stdlib.h>
+
+static inline void *ad_malloc(size_t n) { return malloc(n ? n : 1); }
+static inline void *ad_realloc(void *p, size_t n) { return realloc(p, n ? n : 1); }
+/* grows *p (of *cap elements of size elem) to hold at least need; 0 or -1 */
+int ad_grow(void **p, size_t *cap, size_t need, size_t elem);
+
+#endif

@@ -1,0 +1,161 @@
+/* dump.c - the tape listing (--dump-tape), format version 1.
+ *
+ * One row per node in tape order (inputs, constants, operations), columns:
+ *   index op a b param value d_a d_b adjoint synopsis
+ * where a, b are operand slots ('-' where none), param is an input's name or
+ * a constant's literal ('-' otherwise), d_a, d_b the local partials used by
+ * the sweep, adjoint the reverse-mode adjoint ('-' where the node has none).
+ * text: '#' header lines, then aligned rows; tsv: rows only, tab-separated;
+ * json: one object with a "nodes" array.  Documented in adcalc(1). */
+#include <stdint.h>
+#include <string.h>
+#include "work.h"
+#include "rules.h"
+#include "numfmt.h"
+
+typedef struct {
+    char idx[16], a[16], b[16], val[32], da[32], db[32], adj[32], syn[160];
+    const char *op, *param;
+    size_t paramlen;
+} row;
+
+static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char *diff,
+                 ad_policy pol, int with_adj, size_t i)
+{
+    const ad_instr c = t->code[i];
+    (void)diff;
+    snprintf(r->idx, sizeof r->idx, "%zu", i);
+    r->op = ad_ops[c.op].name;
+    strcpy(r->a, "-");
+    strcpy(r->b, "-");
+    strcpy(r->da, "-");
+    strcpy(r->db, "-");
+    strcpy(r->adj, "-");
+    r->param = "-";
+    r->paramlen = 1;
+    ad_fmt_double(r->val, sizeof r->val, w->val[i]);
+    char self[24];
+    snprintf(self, sizeof self, "t%zu", i);
+    if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
+        r->param = t->pool + t->text[i].off;
+        r->paramlen = t->text[i].len;
+        char q[64];
+        size_t l = r->paramlen < 40 ? r->paramlen : 40;
+        memcpy(q, r->param, l);
+        strcpy(q + l, r->paramlen > 40 ? "..." : "");
+        snprintf(r->syn, sizeof r->syn, "%s = %s", self, q);
+    } else {
+        char A[24] = "", B[24] = "", s[120];
+        snprintf(r->a, sizeof r->a, "%d", c.a);
+        snprintf(A, sizeof A, "t%d", c.a);
+        if (c.b >= 0) {
+            snprintf(r->b, sizeof r->b, "%d", c.b);
+            snprintf(B, sizeof B, "t%d", c.b);
+        }
+        ad_synopsis(s, sizeof s, (int)c.op, A, B);
+        snprintf(r->syn, sizeof r->syn, "%s = %s", self, s);
+        double a = w->val[c.a], b = c.b >= 0 ? w->val[c.b] : 0, p[2];
+        unsigned char st[2];
+        ad_op_partials((int)c.op, a, b, w->val[i], p, st);
+        int aa = w->act[c.a], ab = c.b >= 0 && w->act[c.b];
+        if (with_adj && pol == AD_ZERO_SUBGRAD) {
+            if (aa && st[0] != AD_OK) p[0] = 0;
+            if (ab && st[1] != AD_OK) p[1] = 0;
+        }
+        ad_fmt_double(r->da, sizeof r->da, p[0]);
+        if (c.b >= 0) ad_fmt_double(r->db, sizeof r->db, p[1]);
+    }
+    if (with_adj && w->act[i]) ad_fmt_double(r->adj, sizeof r->adj, w->adj[i]);
+}
+
+static void header_expr(FILE *f, const char *src, size_t len)
+{
+    size_t max = 1000;
+    for (size_t i = 0; i < len && i < max; i++) {
+        unsigned char ch = (unsigned char)src[i];
+        putc(ch == '\n' || ch == '\t' || ch == '\r' ? ' ' : (ch < 32 || ch >= 127 ? '?' : ch), f);
+    }
+    if (len > max) fputs("...", f);
+}
+
+int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *diff,
+            ad_policy pol, int with_adj, ad_dump_format fmt, const char *src, size_t srclen)
+{
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
+    size_t bytes = n * ad_node_bytes();
+    row r;
+    if (fmt == AD_DUMP_JSON) {
+        fprintf(f, "{\"format\": \"adcalc-tape\", \"version\": %d, \"expr\": ", AD_TAPE_FORMAT_VERSION);
+        ad_fput_json_string(f, src, srclen);
+        fprintf(f, ", \"inputs\": %zu, \"constants\": %zu, \"operations\": %zu, \"bytes\": %zu, "
+                   "\"output\": %d, \"nodes\": [\n", ni, nc, n - ni - nc, bytes, t->out);
+        for (size_t i = 0; i < n; i++) {
+            fill(&r, t, w, diff, pol, with_adj, i);
+            const ad_instr c = t->code[i];
+            char num[40];
+            fprintf(f, "  {\"index\": %zu, \"op\": \"%s\", \"args\": [", i, r.op);
+            if (c.op != AD_OP_INPUT && c.op != AD_OP_CONST) {
+                fprintf(f, "%d", c.a);
+                if (c.b >= 0) fprintf(f, ", %d", c.b);
+            }
+            fputs("], \"param\": ", f);
+            if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) ad_fput_json_string(f, r.param, r.paramlen);
+            else fputs("null", f);
+            fprintf(f, ", \"value\": %s, \"partials\": [", ad_fmt_json_number(num, sizeof num, w->val[i], 0));
+            if (c.op != AD_OP_INPUT && c.op != AD_OP_CONST) {
+                double a = w->val[c.a], b = c.b >= 0 ? w->val[c.b] : 0;
+                (void)a; (void)b;
+                fputs(r.da[0] == 'n' || r.da[0] == 'i' || (r.da[0] == '-' && r.da[1] == 'i') ? "\"" : "", f);
+                fputs(r.da, f);
+                fputs(r.da[0] == 'n' || r.da[0] == 'i' || (r.da[0] == '-' && r.da[1] == 'i') ? "\"" : "", f);
+                if (c.b >= 0) {
+                    int q = r.db[0] == 'n' || r.db[0] == 'i' || (r.db[0] == '-' && r.db[1] == 'i');
+                    fprintf(f, ", %s%s%s", q ? "\"" : "", r.db, q ? "\"" : "");
+                }
+            }
+            fputs("], \"adjoint\": ", f);
+            if (r.adj[0] == '-' && r.adj[1] == 0) fputs("null", f);
+            else fputs(ad_fmt_json_number(num, sizeof num, w->adj[i], 0), f);
+            fputs(", \"synopsis\": ", f);
+            ad_fput_json_string(f, r.syn, strlen(r.syn));
+            fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+        }
+        fputs("]}\n", f);
+    } else if (fmt == AD_DUMP_TSV) {
+        for (size_t i = 0; i < n; i++) {
+            fill(&r, t, w, diff, pol, with_adj, i);
+            fprintf(f, "%s\t%s\t%s\t%s\t%.*s\t%s\t%s\t%s\t%s\t%s\n", r.idx, r.op, r.a, r.b,
+                    (int)r.paramlen, r.param, r.val, r.da, r.db, r.adj, r.syn);
+        }
+    } else {
+        fprintf(f, "# adcalc-tape %d\n# expr: ", AD_TAPE_FORMAT_VERSION);
+        header_expr(f, src, srclen);
+        fprintf(f, "\n# nodes: %zu (%zu inputs, %zu constants, %zu operations); "
+                   "%zu bytes (%zu per node: %zu instruction + %zu value)\n",
+                n, ni, nc, n - ni - nc, bytes, ad_node_bytes(), sizeof(ad_instr), sizeof(double));
+        /* column widths: measured over the rows and the column names */
+        int wi = 5, wo = 2, wa = 1, wb = 1, wp = 5, wv = 5, wda = 3, wdb = 3, wj = 7;
+        for (size_t i = 0; i < n; i++) {
+            fill(&r, t, w, diff, pol, with_adj, i);
+#define W(v, s) if ((int)strlen(s) > v) v = (int)strlen(s)
+            W(wi, r.idx); W(wo, r.op); W(wa, r.a); W(wb, r.b); W(wv, r.val);
+            W(wda, r.da); W(wdb, r.db); W(wj, r.adj);
+#undef W
+            int pl = r.paramlen > 40 ? 40 : (int)r.paramlen;
+            if (pl > wp) wp = pl;
+        }
+        fprintf(f, "# %*s  %-*s  %*s  %*s  %-*s  %*s  %*s  %*s  %*s  %s\n",
+                wi, "index", wo, "op", wa, "a", wb, "b", wp, "param", wv, "value",
+                wda, "d_a", wdb, "d_b", wj, "adjoint", "synopsis");
+        for (size_t i = 0; i < n; i++) {
+            fill(&r, t, w, diff, pol, with_adj, i);
+            char p[48];
+            size_t l = r.paramlen > 40 ? 37 : r.paramlen;
+            memcpy(p, r.param, l);
+            strcpy(p + l, r.paramlen > 40 ? "..." : "");
+            fprintf(f, "  %*s  %-*s  %*s  %*s  %-*s  %*s  %*s  %*s  %*s  %s\n", wi, r.idx, wo, r.op,
+                    wa, r.a, wb, r.b, wp, p, wv, r.val, wda, r.da, wdb, r.db, wj, r.adj, r.syn);
+        }
+    }
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,98 @@
+/* eval.c - the workspace, the primal forward sweep (values only) and the
+ * wording of evaluation errors. */
+#include <stdint.h>
+#include <string.h>
+#include "work.h"
+#include "rules.h"
+#include "numfmt.h"
+#include "alloc.h"
+
+ad_work *ad_work_new(void)
+{
+    ad_work *w = ad_malloc(sizeof *w);
+    if (w) memset(w, 0, sizeof *w);
+    return w;
+}
+
+void ad_work_free(ad_work *w)
+{
+    if (!w) return;
+    free(w->val);
+    free(w->adj);
+    free(w->tan);
+    free(w->act);
+    free(w);
+}
+
+int ad_work_reserve(ad_work *w, size_t n, size_t k, int need_adj)
+{
+    if (ad_grow((void **)&w->val, &w->valcap, n, sizeof *w->val) < 0 ||
+        ad_grow((void **)&w->act, &w->actcap, n, sizeof *w->act) < 0)
+        return -1;
+    if (need_adj && ad_grow((void **)&w->adj, &w->adjcap, n, sizeof *w->adj) < 0) return -1;
+    if (k > 0) {
+        if (n > SIZE_MAX / k) return -1;
+        if (ad_grow((void **)&w->tan, &w->tancap, n * k, sizeof *w->tan) < 0) return -1;
+    }
+    return 0;
+}
+
+ad_errclass ad_err_nomem(ad_diag *d)
+{
+    return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+}
+
+/* "log(-1)" or "1 / 0": the operation at node i with its operand values */
+static void describe(const ad_tape *t, const ad_work *w, size_t i, char *buf, size_t n)
+{
+    const ad_instr *c = &t->code[i];
+    char A[32] = "", B[32] = "";
+    if (c->a >= 0) ad_fmt_double(A, sizeof A, w->val[c->a]);
+    if (c->b >= 0) ad_fmt_double(B, sizeof B, w->val[c->b]);
+    ad_synopsis(buf, n, (int)c->op, A, B);
+}
+
+ad_errclass ad_err_domain(const ad_tape *t, const ad_work *w, size_t i, const char *why, ad_diag *d)
+{
+    char what[96];
+    describe(t, w, i, what, sizeof what);
+    return ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col, "%s: %s", what, why);
+}
+
+ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d)
+{
+    char what[96];
+    describe(t, w, i, what, sizeof what);
+    if (status == AD_SINGULAR)
+        return ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
+                           "%s: derivative is infinite or undefined here "
+                           "(--nondiff zero-subgrad takes it as 0)", what);
+    return ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
+                       "%s: not differentiable here "
+                       "(--nondiff zero-subgrad takes a zero subgradient)", what);
+}
+
+ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag *d)
+{
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
+    if (ad_work_reserve(w, n, 0, 0) < 0) return ad_err_nomem(d);
+    w->n = n;
+    w->has_adj = 0;
+    memset(w->act, 0, n);
+    double *v = w->val;
+    for (size_t i = 0; i < ni; i++) v[i] = inputs[i];
+    for (size_t i = 0; i < nc; i++) v[ni + i] = t->cval[i];
+    for (size_t i = ni + nc; i < n; i++) {
+        const ad_instr c = t->code[i];
+        double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
+        const char *why = ad_op_domain((int)c.op, a, b);
+        if (why) return ad_err_domain(t, w, i, why, d);
+        v[i] = ad_op_value((int)c.op, a, b);
+    }
+    return AD_E_NONE;
+}
+
+double ad_value(const ad_tape *t, const ad_work *w)
+{
+    return t->out >= 0 ? w->val[t->out] : 0;
+}

@@ -1,0 +1,64 @@
+/* forward.c - forward mode: one sweep of dual numbers of width k.  Each
+ * node carries its value and k tangents; an operation's tangents are its
+ * local partials (from ops.def) times its operands' tangents. */
+#include <stdint.h>
+#include <string.h>
+#include "work.h"
+#include "rules.h"
+
+ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
+                       const unsigned char *diff, const double *seeds, size_t k,
+                       ad_policy pol, double *out, ad_diag *d)
+{
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
+    if (ad_work_reserve(w, n, k ? k : 1, 0) < 0) return ad_err_nomem(d);
+    w->n = n;
+    w->has_adj = 0;
+    double *v = w->val, *T = w->tan;
+    unsigned char *act = w->act;
+    for (size_t i = 0; i < ni; i++) {
+        v[i] = inputs[i];
+        act[i] = diff[i] != 0;
+        if (act[i]) memcpy(T + i * k, seeds + i * k, k * sizeof *T);
+    }
+    for (size_t i = ni; i < ni + nc; i++) {
+        v[i] = t->cval[i - ni];
+        act[i] = 0;
+    }
+    size_t sing = SIZE_MAX, kink = SIZE_MAX;
+    int sing_st = 0, kink_st = 0;
+    for (size_t i = ni + nc; i < n; i++) {
+        const ad_instr c = t->code[i];
+        double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
+        const char *why = ad_op_domain((int)c.op, a, b);
+        if (why) return ad_err_domain(t, w, i, why, d);
+        double y = v[i] = ad_op_value((int)c.op, a, b);
+        int aa = act[c.a], ab = c.b >= 0 && act[c.b];
+        act[i] = (unsigned char)(aa || ab);
+        if (!act[i]) continue;
+
+        double p[2];
+        unsigned char st[2];
+        ad_op_partials((int)c.op, a, b, y, p, st);
+        for (int j = 0; j < 2; j++) {
+            if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
+            if (pol == AD_ZERO_SUBGRAD) p[j] = 0;
+            else if (st[j] == AD_SINGULAR && sing == SIZE_MAX) { sing = i; sing_st = st[j]; }
+            else if (st[j] == AD_KINK && kink == SIZE_MAX) { kink = i; kink_st = st[j]; }
+        }
+        double *ti = T + i * k;
+        const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
+        if (aa && ab) {
+            for (size_t j = 0; j < k; j++) ti[j] = p[0] * ta[j] + p[1] * tb[j];
+        } else if (aa) {
+            for (size_t j = 0; j < k; j++) ti[j] = p[0] * ta[j];
+        } else {
+            for (size_t j = 0; j < k; j++) ti[j] = p[1] * tb[j];
+        }
+    }
+    if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);
+    if (kink != SIZE_MAX) return ad_err_point(t, w, kink, kink_st, d);
+    int o = t->out;
+    for (size_t j = 0; j < k; j++) out[j] = (o >= 0 && act[o]) ? T[(size_t)o * k + j] : 0;
+    return AD_E_NONE;
+}

@@ -1,0 +1,71 @@
+/* main.c - the adcalc command: parse the options, run each expression
+ * through the engine, print results or the tape, and exit with the status
+ * of the first failure. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "adcalc.h"
+#include "options.h"
+#include "output.h"
+#include "run.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0"
+#endif
+
+static int finish(int status)
+{
+    /* a result that could not be written is an error, never silent */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "adcalc: error: cannot write output: %s [ad/io]\n", strerror(errno ? errno : EIO));
+        return ad_exit_code(AD_E_IO);
+    }
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    ad_options o;
+    ad_diag d;
+    ad_errclass e = ad_options_parse(&o, argc, argv, &d);
+    if (e) {
+        ad_print_error(stderr, &o, NULL, &d);
+        ad_options_free(&o);
+        return ad_exit_code(e);
+    }
+    if (o.help || o.version) {
+        if (o.help) ad_print_help(stdout);
+        else printf("adcalc %s (tape format %d)\n", PACKAGE_VERSION, AD_TAPE_FORMAT_VERSION);
+        ad_options_free(&o);
+        return finish(0);
+    }
+
+    ad_tape *t = ad_tape_new();
+    ad_work *w = ad_work_new();
+    if (!t || !w) {
+        fprintf(stderr, "adcalc: error: out of memory [ad/io]\n");
+        return ad_exit_code(AD_E_IO);
+    }
+    int status = 0;
+    for (size_t i = 0; i < o.nsrc; i++) {
+        ad_result r;
+        ad_result_init(&r);
+        e = ad_run(&o, &o.src[i], t, w, &r, &d);
+        if (e) {
+            ad_print_error(stderr, &o, &o.src[i], &d);
+            if (!status) status = ad_exit_code(e);
+        } else if (o.dump) {
+            if (ad_dump(stdout, t, w, r.diff, o.policy, r.has_adjoints, o.dumpfmt,
+                        o.src[i].src, o.src[i].len) < 0)
+                break;
+        } else {
+            ad_print_result(stdout, &o, &o.src[i], &r, o.nsrc > 1);
+        }
+        ad_result_free(&r);
+        if (ferror(stdout)) break;
+    }
+    ad_tape_free(t);
+    ad_work_free(w);
+    ad_options_free(&o);
+    return finish(status);
+}

@@ -1,0 +1,42 @@
+/* ops.c - the tables expanded from ops.def: opcode names and arities, and
+ * the list of callable functions (primitives and derived) that the lexer,
+ * --help and the man page check all read. */
+#include <string.h>
+#include "ops.h"
+
+const ad_opinfo ad_ops[AD_OP_COUNT] = {
+#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+    [AD_OP_##E] = {name, n, syn, doc},
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+};
+
+const ad_fninfo ad_functions[] = {
+#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+    {name, mi, ma, df, 0, AD_OP_##E, syn, doc},
+#define DERIVED(E, name, mi, ma, df, expansion, doc) \
+    {name, mi, ma, df, 1, AD_DER_##E, expansion, doc},
+#include "ops.def"
+#undef OP
+#undef DERIVED
+};
+const size_t ad_nfunctions = sizeof ad_functions / sizeof ad_functions[0];
+
+const ad_fninfo *ad_fn_lookup(const char *name, size_t len)
+{
+    for (size_t i = 0; i < ad_nfunctions; i++) {
+        const ad_fninfo *f = &ad_functions[i];
+        if (f->nargs_min > 0 && strlen(f->name) == len && memcmp(f->name, name, len) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+int ad_is_reserved(const char *name, size_t len)
+{
+    if ((len == 2 && memcmp(name, "pi", 2) == 0) || (len == 1 && name[0] == 'e'))
+        return 1;
+    return ad_fn_lookup(name, len) != NULL;
+}

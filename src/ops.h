@@ -1,0 +1,61 @@
+/* ops.h - opcodes and the static description of every primitive and
+ * function, all expanded from ops.def. */
+#ifndef AD_OPS_H
+#define AD_OPS_H
+
+#include <stddef.h>
+
+#define AD_VARIADIC 1000000 /* nargs_max of min/max: any number >= nargs_min */
+
+/* status of a local partial derivative at a point */
+enum { AD_OK = 0, AD_SINGULAR = 1, AD_KINK = 2 };
+
+typedef enum {
+#define OP(E, ...) AD_OP_##E,
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    AD_OP_COUNT
+} ad_opcode;
+
+/* derived functions: expanded by the parser into primitives */
+typedef enum {
+#define OP(...)
+#define DERIVED(E, ...) AD_DER_##E,
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    AD_DER_COUNT
+} ad_derived;
+
+typedef struct {
+    const char *name;     /* dump name, and call name when callable */
+    int nargs;            /* operands on the tape: 0, 1 or 2 */
+    const char *synopsis; /* "A + B" */
+    const char *doc;
+} ad_opinfo;
+
+extern const ad_opinfo ad_ops[AD_OP_COUNT];
+
+/* a name that can be called as name(...) */
+typedef struct {
+    const char *name;
+    int nargs_min, nargs_max;
+    double dflt;           /* the optional last argument's default */
+    int derived;           /* 0: primitive opcode; 1: derived function */
+    int code;              /* ad_opcode or ad_derived */
+    const char *synopsis;  /* "sin(x)" or the expansion of a derived one */
+    const char *doc;
+} ad_fninfo;
+
+extern const ad_fninfo ad_functions[];
+extern const size_t ad_nfunctions;
+
+/* the callable function called name[0..len), or NULL */
+const ad_fninfo *ad_fn_lookup(const char *name, size_t len);
+
+/* 1 when name[0..len) is a reserved word: a function or a constant (pi, e) */
+int ad_is_reserved(const char *name, size_t len);
+
+#endif

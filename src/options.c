@@ -1,0 +1,378 @@
+/* options.c - parsing and checking the command line: -e/-f sources, the
+ * point (-at), the derivative requests (--grad, --wrt, --seed) and the
+ * output choices.  Every mistake is a usage error naming its culprit. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "ops.h"
+#include "alloc.h"
+
+static ad_errclass usage(ad_diag *d, const char *fmt, const char *a, const char *b)
+{
+    char q1[80], q2[80];
+    snprintf(q1, sizeof q1, "%s", a ? a : "");
+    snprintf(q2, sizeof q2, "%s", b ? b : "");
+    if (strlen(a ? a : "") >= sizeof q1) strcpy(q1 + sizeof q1 - 4, "...");
+    if (strlen(b ? b : "") >= sizeof q2) strcpy(q2 + sizeof q2 - 4, "...");
+    char m[300];
+    snprintf(m, sizeof m, fmt, q1, q2);
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s", m);
+}
+
+int ad_parse_number(const char *s, size_t len, double *out, const char **why)
+{
+    size_t i = 0, digits = 0;
+    if (i < len && (s[i] == '+' || s[i] == '-')) i++;
+    while (i < len && s[i] >= '0' && s[i] <= '9') { i++; digits++; }
+    if (i < len && s[i] == '.') {
+        i++;
+        while (i < len && s[i] >= '0' && s[i] <= '9') { i++; digits++; }
+    }
+    if (digits == 0) { *why = "is not a number"; return -1; }
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-')) i++;
+        size_t ed = 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9') { i++; ed++; }
+        if (ed == 0) { *why = "is not a number"; return -1; }
+    }
+    if (i != len) { *why = "is not a number"; return -1; }
+    char buf[64], *copy = buf;
+    if (len >= sizeof buf) {
+        copy = ad_malloc(len + 1);
+        if (!copy) { *why = "could not be read (out of memory)"; return -1; }
+    }
+    memcpy(copy, s, len);
+    copy[len] = 0;
+    errno = 0;
+    double x = strtod(copy, NULL);
+    if (copy != buf) free(copy);
+    if (errno == ERANGE && isinf(x)) { *why = "is too large for a double"; return -1; }
+    *out = x;
+    return 0;
+}
+
+static int is_ident(const char *s, size_t n)
+{
+    if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return 0;
+    return 1;
+}
+
+static char *dupn(const char *s, size_t n)
+{
+    char *p = ad_malloc(n + 1);
+    if (p) { memcpy(p, s, n); p[n] = 0; }
+    return p;
+}
+
+/* checks one variable name given on the command line */
+static ad_errclass check_name(const char *opt, const char *s, size_t n, ad_diag *d)
+{
+    char q[80];
+    snprintf(q, sizeof q, "%.*s", (int)(n > 60 ? 60 : n), s);
+    if (n > 60) strcat(q, "...");
+    if (!is_ident(s, n))
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is not a variable name", opt, q);
+    if ((n == 2 && !memcmp(s, "pi", 2)) || (n == 1 && s[0] == 'e'))
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a constant, not a variable", opt, q);
+    if (ad_fn_lookup(s, n))
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a function, not a variable", opt, q);
+    return AD_E_NONE;
+}
+
+/* "x=2,y=3" appended to *list; names must be new */
+static ad_errclass parse_bindings(const char *opt, const char *arg, ad_binding **list, size_t *n,
+                                  ad_diag *d)
+{
+    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME=VALUE[,NAME=VALUE...])", opt);
+    const char *p = arg;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (!eq) {
+            char q[80];
+            snprintf(q, sizeof q, "%.*s", (int)(len > 60 ? 60 : len), p);
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected NAME=VALUE, got '%s'", opt, q);
+        }
+        size_t nl = (size_t)(eq - p);
+        ad_errclass e = check_name(opt, p, nl, d);
+        if (e) return e;
+        for (size_t i = 0; i < *n; i++)
+            if (strlen((*list)[i].name) == nl && !memcmp((*list)[i].name, p, nl))
+                return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", opt,
+                                   (int)(nl > 60 ? 60 : nl), p);
+        double v;
+        const char *why;
+        size_t vl = len - nl - 1;
+        if (ad_parse_number(eq + 1, vl, &v, &why) < 0) {
+            char q[80];
+            snprintf(q, sizeof q, "%.*s", (int)(vl > 60 ? 60 : vl), eq + 1);
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%s'", opt,
+                               (int)(nl > 60 ? 60 : nl), p, why, q);
+        }
+        ad_binding *nb = ad_realloc(*list, (*n + 1) * sizeof **list);
+        if (!nb) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        *list = nb;
+        nb[*n].name = dupn(p, nl);
+        if (!nb[*n].name) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        nb[*n].value = v;
+        (*n)++;
+        if (!end) break;
+        p = end + 1;
+    }
+    return AD_E_NONE;
+}
+
+static ad_errclass add_source(ad_options *o, const char *name, char *text, size_t len, ad_diag *d)
+{
+    ad_source *ns = ad_realloc(o->src, (o->nsrc + 1) * sizeof *o->src);
+    if (!ns) { free(text); return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
+    o->src = ns;
+    ns[o->nsrc++] = (ad_source){name, text, len};
+    return AD_E_NONE;
+}
+
+static ad_errclass read_file(ad_options *o, const char *path, ad_diag *d)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(errno));
+    size_t cap = 4096, len = 0;
+    char *buf = ad_malloc(cap);
+    if (!buf) { if (f != stdin) fclose(f); return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
+    for (;;) {
+        if (len == cap) {
+            char *nb = cap < ((size_t)1 << 31) ? ad_realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                if (f != stdin) fclose(f);
+                return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path,
+                                   cap < ((size_t)1 << 31) ? "out of memory" : "file larger than 2 GiB");
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int err = ferror(f);
+    if (f != stdin) fclose(f);
+    if (err) { free(buf); return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': read error", path); }
+    return add_source(o, strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, d);
+}
+
+/* the value of an option: "--opt=value", "--opt value", "-ovalue", "-o value" */
+static const char *take(int argc, char **argv, int *i, const char *inline_val, const char *opt,
+                        ad_diag *d, ad_errclass *e)
+{
+    if (inline_val) return inline_val;
+    if (*i + 1 >= argc) {
+        *e = ad_diag_set(d, AD_E_USAGE, 0, 0, "option '%s' needs a value", opt);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* single-valued options may be repeated only with the same value */
+static ad_errclass set_once(int *field, int *seen, int value, const char *opt, ad_diag *d)
+{
+    if (*seen && *field != value)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "option '%s' given twice with different values", opt);
+    *field = value;
+    *seen = 1;
+    return AD_E_NONE;
+}
+
+static ad_errclass names_list(const char *opt, const char *arg, char ***list, size_t *n, ad_diag *d)
+{
+    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME[,NAME...])", opt);
+    const char *p = arg;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        ad_errclass e = check_name(opt, p, len, d);
+        if (e) return e;
+        for (size_t i = 0; i < *n; i++)
+            if (strlen((*list)[i]) == len && !memcmp((*list)[i], p, len))
+                return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", opt,
+                                   (int)(len > 60 ? 60 : len), p);
+        char **nl = ad_realloc(*list, (*n + 1) * sizeof **list);
+        if (!nl) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        *list = nl;
+        if (!(nl[*n] = dupn(p, len))) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        (*n)++;
+        if (!end) break;
+        p = end + 1;
+    }
+    return AD_E_NONE;
+}
+
+static int is_opt(const char *opt, const char *a, const char *b)
+{
+    return strcmp(opt, a) == 0 || (b && strcmp(opt, b) == 0);
+}
+
+static int lookup_word(const char *v, const char *const *words, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, words[i]) == 0) return i;
+    return -1;
+}
+
+ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
+{
+    memset(o, 0, sizeof *o);
+    int seen_mode = 0, seen_pol = 0, seen_dump = 0, seen_fmt = 0, seen_prec = 0;
+    int mode = 0, pol = 0, dump = 0, fmt = 0, prec = 0;
+    ad_errclass e = AD_E_NONE;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = NULL;
+        char opt[64];
+        if (arg[0] != '-' || arg[1] == 0) {
+            return usage(d, "unexpected argument '%s' (expressions go after -e; try 'adcalc --help')", arg, NULL);
+        }
+        if (strcmp(arg, "--") == 0) {
+            if (i + 1 < argc)
+                return usage(d, "unexpected argument '%s' (expressions go after -e; try 'adcalc --help')", argv[i + 1], NULL);
+            break;
+        }
+        /* split "--name=value"; "-at" is a long option with one dash */
+        if (arg[1] == '-' || strncmp(arg, "-at", 3) == 0) {
+            const char *eq = strchr(arg, '=');
+            size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+            if (n >= sizeof opt) n = sizeof opt - 1;
+            memcpy(opt, arg, n);
+            opt[n] = 0;
+            if (eq) val = eq + 1;
+            if (strcmp(opt, "-at") != 0 && arg[1] != '-') {
+                /* "-atx=2" is not an option */
+                return usage(d, "unknown option '%s' (try 'adcalc --help')", arg, NULL);
+            }
+        } else {
+            opt[0] = '-';
+            opt[1] = arg[1];
+            opt[2] = 0;
+            if (arg[2]) val = arg + 2;
+        }
+#define IS(a, b) is_opt(opt, a, b)
+        if (IS("-h", "--help")) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->help = 1;
+        } else if (IS("-V", "--version")) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->version = 1;
+        } else if (IS("-e", "--expr")) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            char *copy = dupn(v, strlen(v));
+            if (!copy) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+            if ((e = add_source(o, "-e", copy, strlen(v), d))) return e;
+        } else if (IS("-f", "--file")) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            if ((e = read_file(o, v, d))) return e;
+        } else if (IS("-at", "--at")) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            if ((e = parse_bindings(opt, v, &o->at, &o->nat, d))) return e;
+        } else if (IS("--grad", NULL)) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->grad = 1;
+        } else if (IS("--wrt", NULL)) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            if ((e = names_list(opt, v, &o->wrt, &o->nwrt, d))) return e;
+            o->grad = 1;
+        } else if (IS("--seed", NULL)) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            if ((e = parse_bindings(opt, v, &o->seed, &o->nseed, d))) return e;
+        } else if (IS("--mode", NULL)) {
+            static const char *const w[] = {"forward", "reverse"};
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            int k = lookup_word(v, w, 2);
+            if (k < 0) return usage(d, "--mode: expected forward or reverse, got '%s'", v, NULL);
+            if ((e = set_once(&mode, &seen_mode, k + 1, opt, d))) return e;
+        } else if (IS("--nondiff", NULL)) {
+            static const char *const w[] = {"strict", "zero-subgrad"};
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            int k = lookup_word(v, w, 2);
+            if (k < 0) return usage(d, "--nondiff: expected strict or zero-subgrad, got '%s'", v, NULL);
+            if ((e = set_once(&pol, &seen_pol, k, opt, d))) return e;
+        } else if (IS("--format", NULL)) {
+            static const char *const w[] = {"text", "json"};
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            int k = lookup_word(v, w, 2);
+            if (k < 0) return usage(d, "--format: expected text or json, got '%s'", v, NULL);
+            if ((e = set_once(&fmt, &seen_fmt, k, opt, d))) return e;
+        } else if (IS("--dump-tape", NULL)) {
+            static const char *const w[] = {"text", "tsv", "json"};
+            int k = 0;
+            if (val) {
+                k = lookup_word(val, w, 3);
+                if (k < 0) return usage(d, "--dump-tape: expected text, tsv or json, got '%s'", val, NULL);
+            }
+            if ((e = set_once(&dump, &seen_dump, k, opt, d))) return e;
+        } else if (IS("--precision", NULL)) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            char *end;
+            errno = 0;
+            long p = strtol(v, &end, 10);
+            if (*v == 0 || *end || errno || p < 1 || p > 17)
+                return usage(d, "--precision: expected a whole number from 1 to 17, got '%s'", v, NULL);
+            if ((e = set_once(&prec, &seen_prec, (int)p, opt, d))) return e;
+        } else {
+            return usage(d, "unknown option '%s' (try 'adcalc --help')", opt, NULL);
+        }
+#undef IS
+    }
+    o->mode = (ad_mode)mode;
+    o->policy = (ad_policy)pol;
+    o->dump = seen_dump;
+    o->dumpfmt = (ad_dump_format)dump;
+    o->format = (ad_outfmt)fmt;
+    o->precision = prec;
+    if (o->help || o->version) return AD_E_NONE;
+
+    if (o->nsrc == 0)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "no expression: give one with -e EXPR or -f FILE (try 'adcalc --help')");
+    /* --seed and --wrt may only name variables that -at gives */
+    for (size_t i = 0; i < o->nseed; i++) {
+        size_t j = 0;
+        while (j < o->nat && strcmp(o->at[j].name, o->seed[i].name) != 0) j++;
+        if (j == o->nat)
+            return usage(d, "--seed: '%s' has no value in -at", o->seed[i].name, NULL);
+    }
+    for (size_t i = 0; i < o->nwrt; i++) {
+        size_t j = 0;
+        while (j < o->nat && strcmp(o->at[j].name, o->wrt[i]) != 0) j++;
+        if (j == o->nat)
+            return usage(d, "--wrt: '%s' has no value in -at", o->wrt[i], NULL);
+    }
+    return AD_E_NONE;
+}
+
+void ad_options_free(ad_options *o)
+{
+    for (size_t i = 0; i < o->nsrc; i++) free(o->src[i].src);
+    for (size_t i = 0; i < o->nat; i++) free(o->at[i].name);
+    for (size_t i = 0; i < o->nseed; i++) free(o->seed[i].name);
+    for (size_t i = 0; i < o->nwrt; i++) free(o->wrt[i]);
+    free(o->src);
+    free(o->at);
+    free(o->seed);
+    free(o->wrt);
+}

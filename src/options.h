@@ -1,0 +1,46 @@
+/* options.h - the command line, parsed and checked (the CLI's, not the
+ * engine's). */
+#ifndef AD_OPTIONS_H
+#define AD_OPTIONS_H
+
+#include <stddef.h>
+#include "adcalc.h"
+
+typedef struct {
+    const char *name;     /* "-e" or the file name, for error positions */
+    char *src;            /* the expression text (owned) */
+    size_t len;
+} ad_source;
+
+typedef struct {
+    char *name;
+    double value;
+} ad_binding;
+
+typedef enum { AD_MODE_DEFAULT, AD_MODE_FORWARD, AD_MODE_REVERSE } ad_mode;
+typedef enum { AD_FMT_TEXT, AD_FMT_JSON } ad_outfmt;
+
+typedef struct {
+    ad_source *src;  size_t nsrc;
+    ad_binding *at;  size_t nat;     /* -at, in order */
+    ad_binding *seed; size_t nseed;  /* --seed */
+    char **wrt;      size_t nwrt;    /* --wrt */
+    int grad;                        /* --grad (or --wrt) */
+    ad_mode mode;
+    ad_policy policy;
+    int dump;                        /* --dump-tape given */
+    ad_dump_format dumpfmt;
+    ad_outfmt format;
+    int precision;                   /* 0: shortest round trip */
+    int help, version;
+} ad_options;
+
+/* Parses argv.  On a usage error fills d (class AD_E_USAGE, or AD_E_IO for
+ * an unreadable -f file) and returns its class. */
+ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d);
+void ad_options_free(ad_options *o);
+
+/* strict decimal number: [+-]digits[.digits][e[+-]digits]; 0 on success */
+int ad_parse_number(const char *s, size_t len, double *out, const char **why);
+
+#endif

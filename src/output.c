@@ -1,0 +1,167 @@
+/* output.c - printing results (text for people, JSON Lines for programs),
+ * diagnostics (message, source line, caret) and --help, whose function list
+ * comes from the table of primitives. */
+#include <string.h>
+#include "output.h"
+#include "numfmt.h"
+#include "ops.h"
+
+static void json_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r)
+{
+    char num[40];
+    fputs("{\"expr\": ", f);
+    ad_fput_json_string(f, s->src, s->len);
+    fprintf(f, ", \"value\": %s", ad_fmt_json_number(num, sizeof num, r->value, o->precision));
+    if (r->has_grad) {
+        fputs(", \"gradient\": {", f);
+        for (size_t i = 0; i < r->ngrad; i++) {
+            if (i) fputs(", ", f);
+            ad_fput_json_string(f, r->gnames[i], strlen(r->gnames[i]));
+            fprintf(f, ": %s", ad_fmt_json_number(num, sizeof num, r->grad[i], o->precision));
+        }
+        fputs("}", f);
+    }
+    if (r->has_jvp) fprintf(f, ", \"jvp\": %s", ad_fmt_json_number(num, sizeof num, r->jvp, o->precision));
+    fputs("}\n", f);
+}
+
+/* "x*y+sin(x)" as a one-line header: newlines shown as spaces, long text cut */
+static void put_source_line(FILE *f, const ad_source *s)
+{
+    size_t max = 200;
+    for (size_t i = 0; i < s->len && i < max; i++) {
+        unsigned char c = (unsigned char)s->src[i];
+        putc(c == '\n' || c == '\t' || c == '\r' ? ' ' : (c < 32 || c >= 127 ? '?' : c), f);
+    }
+    if (s->len > max) fputs("...", f);
+}
+
+void ad_print_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r, int several)
+{
+    if (o->format == AD_FMT_JSON) {
+        json_result(f, o, s, r);
+        return;
+    }
+    char num[40];
+    if (!r->has_grad && !r->has_jvp) {
+        /* a bare value, as bc prints it */
+        fprintf(f, "%s\n", ad_fmt_number(num, sizeof num, r->value, o->precision));
+        return;
+    }
+    const char *indent = several ? "  " : "";
+    if (several) {
+        put_source_line(f, s);
+        fputs("\n", f);
+    }
+    /* labels padded to one width so the '=' signs line up */
+    size_t wl = 5;
+    if (r->has_jvp && wl < 3) wl = 3;
+    for (size_t i = 0; r->has_grad && i < r->ngrad; i++) {
+        size_t l = strlen(r->gnames[i]) + 3;
+        if (l > wl) wl = l;
+    }
+    fprintf(f, "%s%-*s = %s\n", indent, (int)wl, "value", ad_fmt_number(num, sizeof num, r->value, o->precision));
+    for (size_t i = 0; r->has_grad && i < r->ngrad; i++)
+        fprintf(f, "%sd/d%s%*s = %s\n", indent, r->gnames[i], (int)(wl - strlen(r->gnames[i]) - 3), "",
+                ad_fmt_number(num, sizeof num, r->grad[i], o->precision));
+    if (r->has_jvp)
+        fprintf(f, "%s%-*s = %s\n", indent, (int)wl, "jvp", ad_fmt_number(num, sizeof num, r->jvp, o->precision));
+}
+
+/* the source line holding the error, cut to a window around the column,
+ * then a caret under the column */
+static void echo(FILE *f, const ad_source *s, int line, int col)
+{
+    const char *p = s->src, *end = s->src + s->len;
+    for (int l = 1; l < line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) break;
+        p = nl + 1;
+    }
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol) eol = end;
+    size_t len = (size_t)(eol - p), c = col > 0 ? (size_t)col - 1 : 0, from = 0;
+    const size_t width = 72;
+    if (c > width - 20) from = c - (width - 20);
+    size_t to = from + width < len ? from + width : len;
+    fputs("  ", f);
+    if (from) fputs("...", f);
+    for (size_t i = from; i < to; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        putc(ch < 32 || ch >= 127 ? (ch == '\t' ? ' ' : '?') : ch, f);
+    }
+    if (to < len) fputs("...", f);
+    fputs("\n  ", f);
+    for (size_t i = (from ? from - 3 : 0); i < c; i++) putc(' ', f);
+    fputs("^\n", f);
+}
+
+void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_diag *d)
+{
+    if (o && o->format == AD_FMT_JSON) {
+        fputs("{\"error\": {\"tag\": ", f);
+        const char *tag = ad_err_tag(d->cls);
+        ad_fput_json_string(f, tag, strlen(tag));
+        fputs(", \"message\": ", f);
+        ad_fput_json_string(f, d->msg, strlen(d->msg));
+        if (s && d->line > 0) {
+            fputs(", \"source\": ", f);
+            ad_fput_json_string(f, s->name, strlen(s->name));
+            fprintf(f, ", \"line\": %d, \"column\": %d", d->line, d->col);
+        }
+        fputs("}}\n", f);
+        return;
+    }
+    if (s && d->line > 0) {
+        fprintf(f, "adcalc: %s:%d:%d: error: %s [%s]\n", s->name, d->line, d->col, d->msg, ad_err_tag(d->cls));
+        echo(f, s, d->line, d->col);
+    } else {
+        fprintf(f, "adcalc: error: %s [%s]\n", d->msg, ad_err_tag(d->cls));
+    }
+}
+
+void ad_print_help(FILE *f)
+{
+    fputs(
+"Usage: adcalc [OPTION]... -e EXPR [-at NAME=VALUE[,NAME=VALUE...]]\n"
+"Evaluate an expression and its exact derivatives by automatic differentiation.\n"
+"\n"
+"Input:\n"
+"  -e, --expr EXPR          an expression; repeat for several outputs\n"
+"  -f, --file FILE          read an expression from FILE ('-' for stdin)\n"
+"  -at, --at NAME=VALUE[,NAME=VALUE...]\n"
+"                           the point: a value for each variable (repeatable)\n"
+"Derivatives:\n"
+"      --grad               gradient w.r.t. every -at variable, in -at order\n"
+"      --wrt NAME[,NAME...] gradient w.r.t. these variables only (implies --grad)\n"
+"      --seed NAME=VALUE[,...]  directional derivative J*v along this direction\n"
+"      --mode forward|reverse   engine: dual numbers or the reverse-swept tape\n"
+"                           (default: reverse for --grad, forward for --seed)\n"
+"      --nondiff strict|zero-subgrad\n"
+"                           at a kink or singular derivative: fail, or use 0\n"
+"                           (default strict)\n"
+"Output:\n"
+"      --format text|json   text for people (default) or JSON Lines\n"
+"      --precision N        print N significant digits (1-17) instead of the\n"
+"                           shortest form that reads back exactly\n"
+"      --dump-tape[=text|tsv|json]\n"
+"                           print the recorded tape instead of the result\n"
+"  -h, --help               show this help and exit\n"
+"  -V, --version            show the version and exit\n"
+"\n"
+"Operators: + - * / ^ (power, right-assoc., binds tighter than unary -), ( )\n"
+"Constants: pi e\n"
+"Functions:\n", f);
+    for (size_t i = 0; i < ad_nfunctions; i++) {
+        const ad_fninfo *fn = &ad_functions[i];
+        if (fn->nargs_min == 0) continue;
+        fprintf(f, "  %-13s %s\n", fn->name, fn->doc);
+    }
+    fputs(
+"\n"
+"Exit status: 0 ok, 1 domain error, 2 usage error, 3 syntax or name error,\n"
+"4 not differentiable under --nondiff strict, 5 I/O error or out of memory.\n"
+"\n"
+"Example: adcalc -e 'x*y+sin(x)' -at x=2,y=3 --grad\n"
+"Full documentation: man adcalc\n", f);
+}

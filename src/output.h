@@ -1,0 +1,17 @@
+/* output.h - what the CLI prints: results as text or JSON Lines, and
+ * diagnostics with the source line and a caret. */
+#ifndef AD_OUTPUT_H
+#define AD_OUTPUT_H
+
+#include <stdio.h>
+#include "options.h"
+#include "run.h"
+
+/* one expression's result; header names the expression when several are printed */
+void ad_print_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r,
+                     int several);
+/* a diagnostic: text with source echo and caret, or a JSON object */
+void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_diag *d);
+void ad_print_help(FILE *f);
+
+#endif

@@ -1,0 +1,89 @@
+/* parse.c - ad_parse(): runs the Flex scanner and Bison parser over one
+ * expression, recording it on a tape, and turns every failure (syntax,
+ * names, nesting, memory) into a diagnostic. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "parse.h"
+#include "parser.h"
+#define YYSTYPE AD_YYSTYPE
+#define YYLTYPE AD_YYLTYPE
+#include "lexer.h"
+#include "alloc.h"
+
+void ad_perror(ad_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)
+{
+    if (P->failed) return;
+    P->failed = 1;
+    if (!P->diag) return;
+    P->diag->cls = cls;
+    P->diag->line = line;
+    P->diag->col = col;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(P->diag->msg, sizeof P->diag->msg, fmt, ap);
+    va_end(ap);
+}
+
+const char *ad_quote(char *buf, size_t bufsz, const char *s, size_t len)
+{
+    size_t max = bufsz - 4, j = 0;
+    for (size_t i = 0; i < len && j < max; i++) {
+        unsigned char c = (unsigned char)s[i];
+        buf[j++] = (c >= 32 && c < 127) ? (char)c : '?';
+    }
+    if (len > max) {
+        memcpy(buf + j, "...", 3);
+        j += 3;
+    }
+    buf[j] = 0;
+    return buf;
+}
+
+ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d)
+{
+    ad_tape_reset(t);
+    if (len > (size_t)INT32_MAX - 2)
+        return ad_diag_set(d, AD_E_SYNTAX, 0, 0, "expression longer than 2 GiB");
+
+    ad_pctx P;
+    memset(&P, 0, sizeof P);
+    P.t = t;
+    P.src = src;
+    P.len = len;
+    P.diag = d;
+    P.line = P.col = 1;
+    P.root = -1;
+
+    yyscan_t scanner = NULL;
+    volatile int status = 0;
+    if (setjmp(P.oom)) {
+        status = -1;
+    } else {
+        if (ad_yylex_init_extra(&P, &scanner) != 0) {
+            status = -1;
+        } else {
+            ad_yy_scan_bytes(src, (int)len, scanner);
+            status = ad_yyparse(scanner, &P);
+        }
+    }
+    if (scanner) ad_yylex_destroy(scanner);
+    free(P.args);
+    free(P.parens);
+
+    if (status == -1 || t->nomem || (status == 2 && !P.failed)) {
+        ad_tape_reset(t);
+        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");
+    }
+    if (status != 0 || P.failed) {
+        ad_tape_reset(t);
+        if (P.failed && d) return d->cls;
+        return ad_diag_set(d, AD_E_SYNTAX, 1, 1, "syntax error");
+    }
+    t->out = P.root;
+    if (ad_tape_finish(t) < 0) {
+        ad_tape_reset(t);
+        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
+    }
+    return AD_E_NONE;
+}

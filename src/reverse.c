@@ -1,0 +1,54 @@
+/* reverse.c - reverse mode: after the primal sweep (ad_eval), walk the
+ * tape backwards accumulating adjoints (+=) through the local partials
+ * from ops.def.  Constants and nodes that do not depend on a differentiated
+ * input get no adjoint. */
+#include <stdint.h>
+#include <string.h>
+#include "work.h"
+#include "rules.h"
+
+ad_errclass ad_reverse(const ad_tape *t, ad_work *w, const unsigned char *diff,
+                       ad_policy pol, double *grad, ad_diag *d)
+{
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
+    if (ad_work_reserve(w, n, 0, 1) < 0) return ad_err_nomem(d);
+    const double *v = w->val;
+    double *adj = w->adj;
+    unsigned char *act = w->act;
+
+    /* activity: which nodes depend on a differentiated input */
+    for (size_t i = 0; i < ni; i++) act[i] = diff[i] != 0;
+    memset(act + ni, 0, nc);
+    for (size_t i = ni + nc; i < n; i++) {
+        const ad_instr c = t->code[i];
+        act[i] = (unsigned char)(act[c.a] || (c.b >= 0 && act[c.b]));
+    }
+    memset(adj, 0, n * sizeof *adj);
+    if (t->out >= 0) adj[t->out] = 1;
+
+    size_t sing = SIZE_MAX, kink = SIZE_MAX;
+    int sing_st = 0, kink_st = 0;
+    for (size_t i = n; i-- > ni + nc;) {
+        if (!act[i]) continue;
+        const ad_instr c = t->code[i];
+        double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
+        int aa = act[c.a], ab = c.b >= 0 && act[c.b];
+        double p[2];
+        unsigned char st[2];
+        ad_op_partials((int)c.op, a, b, v[i], p, st);
+        for (int j = 0; j < 2; j++) {
+            if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
+            if (pol == AD_ZERO_SUBGRAD) p[j] = 0;
+            else if (st[j] == AD_SINGULAR) { sing = i; sing_st = st[j]; }
+            else { kink = i; kink_st = st[j]; }
+        }
+        double g = adj[i];
+        if (aa) adj[c.a] += p[0] * g;
+        if (ab) adj[c.b] += p[1] * g;
+    }
+    w->has_adj = 1;
+    if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);
+    if (kink != SIZE_MAX) return ad_err_point(t, w, kink, kink_st, d);
+    for (size_t i = 0; i < ni; i++) grad[i] = act[i] ? adj[i] : 0;
+    return AD_E_NONE;
+}

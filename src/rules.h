@@ -1,0 +1,127 @@
+/* rules.h - the numeric helpers that ops.def's value and derivative rules
+ * call, and the kernels that expand ops.def into switch statements used by
+ * both engines and the dump.  Everything here is a pure function of its
+ * arguments. */
+#ifndef AD_RULES_H
+#define AD_RULES_H
+
+#include <math.h>
+#include <stddef.h>
+#include "ops.h"
+
+#define AD_LN2 0.69314718055994530942
+#define AD_LN10 2.30258509299404568402
+#define AD_2_SQRTPI 1.12837916709551257390 /* 2/sqrt(pi) */
+/* spellings used inside ops.def */
+#define M_LN2 AD_LN2
+#define M_LN10 AD_LN10
+#define M_2_SQRTPI AD_2_SQRTPI
+
+static inline int rule_is_integer(double b) { return isfinite(b) && b == floor(b); }
+
+/* a^b; rule_pow_domain has already rejected the undefined cases */
+static inline double rule_pow(double a, double b) { return pow(a, b); }
+static inline const char *rule_pow_domain(double a, double b)
+{
+    if (a < 0 && !rule_is_integer(b)) return "negative base with a non-integer exponent";
+    if (a == 0 && b < 0) return "zero to a negative power";
+    return NULL;
+}
+/* d/da a^b = b a^(b-1); at a = 0 this gives 1 for b = 1, 0 for b > 1 and
+ * inf or nan where rule_pow_sing_a flags the point singular */
+static inline double rule_pow_da(double a, double b) { return b * pow(a, b - 1); }
+/* d/db a^b = a^b ln a for a > 0; 0 at a = 0 (b > 0); undefined for a < 0 */
+static inline double rule_pow_db(double a, double b, double v)
+{
+    (void)b;
+    if (a > 0) return v * log(a);
+    if (a == 0) return 0;
+    return NAN;
+}
+static inline int rule_pow_sing_a(double a, double b)
+{
+    return (a == 0 && b >= 0 && b < 1) ? AD_SINGULAR : AD_OK;
+}
+static inline int rule_pow_sing_b(double a, double b)
+{
+    if (a == 0 && b == 0) return AD_SINGULAR;
+    if (a < 0) return AD_SINGULAR; /* a^b is defined only at integer b */
+    return AD_OK;
+}
+
+static inline double rule_atan2_dy(double y, double x)
+{
+    double h = hypot(y, x);
+    return (x / h) / h;
+}
+static inline double rule_atan2_dx(double y, double x)
+{
+    double h = hypot(y, x);
+    return (-y / h) / h;
+}
+static inline double rule_hypot_d(double a, double v) { return a / v; }
+
+/* log(1 + exp(t)) / beta with t = beta x, never overflowing */
+static inline double rule_softplus(double x, double beta)
+{
+    double t = beta * x;
+    return (t > 0 ? t + log1p(exp(-t)) : log1p(exp(t))) / beta;
+}
+static inline double rule_sigmoid(double t)
+{
+    if (t >= 0) return 1 / (1 + exp(-t));
+    double e = exp(t);
+    return e / (1 + e);
+}
+
+/* ---- kernels generated from ops.def ---- */
+
+/* value of op at (a, b); leaves are not handled here */
+static inline double ad_op_value(int op, double a, double b)
+{
+    (void)a; (void)b;
+    switch (op) {
+#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+    case AD_OP_##E: return (val);
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    }
+    return NAN;
+}
+
+/* NULL when (a, b) is in op's domain, else the reason */
+static inline const char *ad_op_domain(int op, double a, double b)
+{
+    (void)a; (void)b;
+    switch (op) {
+#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+    case AD_OP_##E: return (dom);
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    }
+    return NULL;
+}
+
+/* local partials d/da, d/db of op at (a, b) with value v, and their status
+ * (AD_OK, AD_SINGULAR or AD_KINK) */
+static inline void ad_op_partials(int op, double a, double b, double v,
+                                  double d[2], unsigned char st[2])
+{
+    (void)a; (void)b; (void)v;
+    switch (op) {
+#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+    case AD_OP_##E: d[0] = (da); d[1] = (db); st[0] = (unsigned char)(sa); st[1] = (unsigned char)(sb); return;
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    }
+    d[0] = d[1] = 0;
+    st[0] = st[1] = AD_OK;
+}
+
+#endif

@@ -1,0 +1,25 @@
+/* symtab.h - a small open-addressing hash table from byte strings to ints,
+ * used for variable names and for de-duplicating constants.  It owns copies
+ * of its keys. */
+#ifndef AD_SYMTAB_H
+#define AD_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    struct ad_symslot *slots;
+    size_t cap, count;     /* cap is a power of two, or 0 */
+    char *keys;            /* all keys, back to back */
+    size_t keys_len, keys_cap;
+} ad_symtab;
+
+void ad_symtab_init(ad_symtab *s);
+void ad_symtab_free(ad_symtab *s);
+void ad_symtab_clear(ad_symtab *s);  /* empty, keeping capacity */
+/* value stored under key, or -1 */
+int32_t ad_symtab_get(const ad_symtab *s, const void *key, size_t len);
+/* stores key -> val (key must be absent); returns 0, or -1 when out of memory */
+int ad_symtab_put(ad_symtab *s, const void *key, size_t len, int32_t val);
+
+#endif

@@ -1,0 +1,198 @@
+/* tape.c - recording nodes, renumbering the finished tape, and the tape's
+ * accessors. */
+#include <string.h>
+#include "tape.h"
+#include "alloc.h"
+
+int ad_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need) {
+        if (nc > ((size_t)-1) / 2 / elem) return -1;
+        nc *= 2;
+    }
+    void *np = ad_realloc(*p, nc * elem);
+    if (!np) return -1;
+    *p = np;
+    *cap = nc;
+    return 0;
+}
+
+ad_tape *ad_tape_new(void)
+{
+    ad_tape *t = ad_malloc(sizeof *t);
+    if (!t) return NULL;
+    memset(t, 0, sizeof *t);
+    t->out = -1;
+    ad_symtab_init(&t->vars);
+    ad_symtab_init(&t->consts);
+    return t;
+}
+
+void ad_tape_free(ad_tape *t)
+{
+    if (!t) return;
+    free(t->code);
+    free(t->pos);
+    free(t->code2);
+    free(t->pos2);
+    free(t->cval);
+    free(t->text);
+    free(t->rcval);
+    free(t->rtext);
+    free(t->rleaf);
+    free(t->map);
+    free(t->pool);
+    ad_symtab_free(&t->vars);
+    ad_symtab_free(&t->consts);
+    free(t);
+}
+
+void ad_tape_reset(ad_tape *t)
+{
+    t->n = t->ninputs = t->nconsts = t->nleaves = t->pool_len = 0;
+    t->nomem = 0;
+    t->out = -1;
+    ad_symtab_clear(&t->vars);
+    ad_symtab_clear(&t->consts);
+}
+
+static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int col)
+{
+    if (t->nomem) return -1;
+    if (t->n >= INT32_MAX) { t->nomem = 1; return -1; }
+    if (t->n == t->cap) {
+        size_t c1 = t->cap, c2 = t->cap;
+        if (ad_grow((void **)&t->code, &c1, t->n + 1, sizeof *t->code) < 0 ||
+            ad_grow((void **)&t->pos, &c2, t->n + 1, sizeof *t->pos) < 0) {
+            t->nomem = 1;
+            return -1;
+        }
+        t->cap = c1 < c2 ? c1 : c2;
+    }
+    t->code[t->n] = (ad_instr){op, a, b};
+    t->pos[t->n] = (ad_pos){line, col};
+    return (int32_t)t->n++;
+}
+
+static int32_t push_leaf(ad_tape *t, uint32_t op, double v, const char *text, size_t len,
+                         int line, int col)
+{
+    if (len > UINT32_MAX || t->pool_len + len > UINT32_MAX) { t->nomem = 1; return -1; }
+    size_t c1 = t->leafcap, c2 = t->leafcap, c3 = t->leafcap;
+    if (ad_grow((void **)&t->rcval, &c1, t->nleaves + 1, sizeof *t->rcval) < 0 ||
+        ad_grow((void **)&t->rtext, &c2, t->nleaves + 1, sizeof *t->rtext) < 0 ||
+        ad_grow((void **)&t->rleaf, &c3, t->nleaves + 1, sizeof *t->rleaf) < 0 ||
+        ad_grow((void **)&t->pool, &t->pool_cap, t->pool_len + len, 1) < 0) {
+        t->nomem = 1;
+        return -1;
+    }
+    t->leafcap = c1 < c2 ? (c1 < c3 ? c1 : c3) : (c2 < c3 ? c2 : c3);
+    int32_t i = push(t, op, -1, -1, line, col);
+    if (i < 0) return -1;
+    memcpy(t->pool + t->pool_len, text, len);
+    t->rcval[t->nleaves] = v;
+    t->rtext[t->nleaves] = (ad_text){(uint32_t)t->pool_len, (uint32_t)len};
+    t->rleaf[t->nleaves] = i;
+    t->nleaves++;
+    t->pool_len += len;
+    return i;
+}
+
+int32_t ad_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
+{
+    int32_t i = ad_symtab_get(&t->vars, name, len);
+    if (i >= 0) return i;
+    i = push_leaf(t, AD_OP_INPUT, 0, name, len, line, col);
+    if (i < 0 || ad_symtab_put(&t->vars, name, len, i) < 0) { t->nomem = 1; return -1; }
+    t->ninputs++;
+    return i;
+}
+
+int32_t ad_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col)
+{
+    int32_t i = ad_symtab_get(&t->consts, &v, sizeof v);
+    if (i >= 0) return i;
+    i = push_leaf(t, AD_OP_CONST, v, text, len, line, col);
+    if (i < 0 || ad_symtab_put(&t->consts, &v, sizeof v, i) < 0) { t->nomem = 1; return -1; }
+    t->nconsts++;
+    return i;
+}
+
+int32_t ad_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col)
+{
+    return push(t, (uint32_t)op, a, b, line, col);
+}
+
+int ad_tape_finish(ad_tape *t)
+{
+    if (t->nomem) return -1;
+    size_t n = t->n, nl = t->nleaves;
+    size_t ccap = t->cap2, pcap = t->cap2;
+    if (ad_grow((void **)&t->code2, &ccap, n, sizeof *t->code2) < 0 ||
+        ad_grow((void **)&t->pos2, &pcap, n, sizeof *t->pos2) < 0 ||
+        ad_grow((void **)&t->map, &t->mapcap, n, sizeof *t->map) < 0)
+        return -1;
+    t->cap2 = ccap < pcap ? ccap : pcap;
+    free(t->cval);
+    free(t->text);
+    t->cval = ad_malloc((t->nconsts ? t->nconsts : 1) * sizeof *t->cval);
+    t->text = ad_malloc((nl ? nl : 1) * sizeof *t->text);
+    if (!t->cval || !t->text) return -1;
+
+    /* leaves first: inputs, then constants, each in recording order */
+    size_t in = 0, cn = t->ninputs;
+    for (size_t l = 0; l < nl; l++) {
+        int32_t r = t->rleaf[l];
+        size_t dst = t->code[r].op == AD_OP_INPUT ? in++ : cn++;
+        t->map[r] = (uint32_t)dst;
+        t->text[dst] = t->rtext[l];
+        if (dst >= t->ninputs) t->cval[dst - t->ninputs] = t->rcval[l];
+    }
+    size_t next = nl;
+    for (size_t r = 0; r < n; r++) {
+        ad_instr c = t->code[r];
+        size_t dst;
+        if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
+            dst = t->map[r];
+        } else {
+            dst = next++;
+            t->map[r] = (uint32_t)dst;
+            if (c.a >= 0) c.a = (int32_t)t->map[c.a];
+            if (c.b >= 0) c.b = (int32_t)t->map[c.b];
+        }
+        t->code2[dst] = c;
+        t->pos2[dst] = t->pos[r];
+    }
+    if (t->out >= 0) t->out = (int32_t)t->map[t->out];
+    /* swap buffers: the old ones are kept as capacity for the next recording */
+    ad_instr *tc = t->code; t->code = t->code2; t->code2 = tc;
+    ad_pos *tp = t->pos; t->pos = t->pos2; t->pos2 = tp;
+    size_t cap = t->cap; t->cap = t->cap2; t->cap2 = cap;
+    return 0;
+}
+
+size_t ad_tape_size(const ad_tape *t) { return t->n; }
+size_t ad_tape_ninputs(const ad_tape *t) { return t->ninputs; }
+size_t ad_tape_nconsts(const ad_tape *t) { return t->nconsts; }
+const ad_instr *ad_tape_code(const ad_tape *t) { return t->code; }
+const double *ad_tape_consts(const ad_tape *t) { return t->cval; }
+size_t ad_node_bytes(void) { return sizeof(ad_instr) + sizeof(double); }
+
+const char *ad_tape_input_name(const ad_tape *t, size_t i, size_t *len)
+{
+    *len = t->text[i].len;
+    return t->pool + t->text[i].off;
+}
+
+const char *ad_tape_const_text(const ad_tape *t, size_t i, size_t *len)
+{
+    return ad_tape_input_name(t, t->ninputs + i, len);
+}
+
+void ad_tape_pos(const ad_tape *t, size_t i, int *line, int *col)
+{
+    *line = t->pos[i].line;
+    *col = t->pos[i].col;
+}

@@ -1,0 +1,56 @@
+/* tape.h - the tape's layout (private to the engine) and the recording
+ * interface the parser uses.
+ *
+ * While recording, nodes are appended in source order and leaves (inputs,
+ * constants) are interleaved with operations.  ad_tape_finish() renumbers
+ * them so that the finished tape lists inputs (in order of first
+ * appearance), then constants, then operations in execution order, which is
+ * the order of the dump and of every sweep. */
+#ifndef AD_TAPE_H
+#define AD_TAPE_H
+
+#include "adcalc.h"
+#include "symtab.h"
+#include "ops.h"
+
+typedef struct {
+    int32_t line, col;
+} ad_pos;
+
+typedef struct {
+    uint32_t off, len;   /* text in the tape's pool: variable name or literal */
+} ad_text;
+
+struct ad_tape {
+    ad_instr *code;      /* n nodes */
+    ad_pos *pos;         /* source position of each node */
+    size_t n, cap;
+    size_t ninputs, nconsts;
+    int32_t out;         /* the output node */
+    double *cval;        /* nconsts constant values (after finish) */
+    ad_text *text;       /* ninputs + nconsts leaf texts (after finish) */
+
+    /* recording state */
+    ad_instr *code2;     /* second buffer for the renumbering */
+    ad_pos *pos2;
+    size_t cap2;
+    double *rcval;       /* constant value of each leaf, in recording order */
+    ad_text *rtext;
+    int32_t *rleaf;      /* recording index of each leaf, in recording order */
+    size_t nleaves, leafcap;
+    uint32_t *map;
+    size_t mapcap;
+    char *pool;
+    size_t pool_len, pool_cap;
+    ad_symtab vars, consts;
+    int nomem;           /* an allocation failed while recording */
+};
+
+/* recording; each returns the new node's recording index, or -1 when out of memory */
+int32_t ad_rec_var(ad_tape *t, const char *name, size_t len, int line, int col);
+int32_t ad_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col);
+int32_t ad_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
+/* renumbers to inputs, constants, operations; 0 or -1 when out of memory */
+int ad_tape_finish(ad_tape *t);
+
+#endif

@@ -1,0 +1,34 @@
+/* work.h - the evaluation workspace (private): primal values, adjoints,
+ * tangents and activity flags of one sweep, plus helpers shared by the
+ * sweeps for growing it and for wording their errors. */
+#ifndef AD_WORK_H
+#define AD_WORK_H
+
+#include "tape.h"
+
+struct ad_work {
+    double *val;          /* primal value of every node */
+    double *adj;          /* adjoint of every node (reverse mode) */
+    double *tan;          /* n x k tangents (forward mode) */
+    unsigned char *act;   /* 1 when the node depends on a differentiated input */
+    size_t valcap, adjcap, tancap, actcap;
+    size_t n;             /* nodes of the tape last swept */
+    int has_adj;          /* adj holds the adjoints of the last sweep */
+};
+
+/* makes room for n nodes (and n*k tangents when k > 0); 0 or -1 */
+int ad_work_reserve(ad_work *w, size_t n, size_t k, int need_adj);
+
+/* the diagnostics of the sweeps, positioned at node i */
+ad_errclass ad_err_domain(const ad_tape *t, const ad_work *w, size_t i, const char *why, ad_diag *d);
+ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d);
+ad_errclass ad_err_nomem(ad_diag *d);
+
+/* first singular / kink found by a derivative sweep, and the final verdict
+ * under the policy (strict: singular -> domain error, kink -> nondiff) */
+typedef struct {
+    size_t sing, kink;    /* node index, or SIZE_MAX for none */
+    int sing_status, kink_status;
+} ad_nondiff;
+
+#endif
