@@ -9,6 +9,7 @@
 %define api.pure full
 %define api.prefix {ad_yy}
 %define parse.error custom
+%define parse.lac full
 %locations
 %param {yyscan_t scanner}
 %parse-param {ad_pctx *P}
@@ -33,7 +34,9 @@ int ad_yylex(AD_YYSTYPE *lval, AD_YYLTYPE *lloc, yyscan_t scanner);
 #include <stdio.h>
 #include "alloc.h"
 
-#define YYMAXDEPTH 20000000
+/* Bison's stacks double on the heap up to this depth; beyond it, or when
+ * malloc fails first, the parse ends with an out-of-memory error */
+#define YYMAXDEPTH 50000000
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                      \
     do {                                                                 \
         if (N) {                                                         \
@@ -192,8 +195,8 @@ static void ad_yyerror(AD_YYLTYPE *l, yyscan_t scanner, ad_pctx *P, const char *
 {
     (void)scanner;
     if (strcmp(msg, "memory exhausted") == 0)
-        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
-                  "expression nested too deeply (more than %d levels)", YYMAXDEPTH / 2);
+        ad_perror(P, AD_E_IO, l->first_line, l->first_column,
+                  "out of memory: expression nested too deeply for the parser's stack");
     else
         ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "%s", msg);
 }

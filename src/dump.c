@@ -14,6 +14,7 @@
 #include "numfmt.h"
 
 typedef struct {
+    double p[2];         /* the local partials as numbers (for json) */
     char idx[16], a[16], b[16], val[32], da[32], db[32], adj[32], syn[160];
     const char *op, *param;
     size_t paramlen;
@@ -62,6 +63,8 @@ static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char
             if (aa && st[0] != AD_OK) p[0] = 0;
             if (ab && st[1] != AD_OK) p[1] = 0;
         }
+        r->p[0] = p[0];
+        r->p[1] = p[1];
         ad_fmt_double(r->da, sizeof r->da, p[0]);
         if (c.b >= 0) ad_fmt_double(r->db, sizeof r->db, p[1]);
     }
@@ -103,15 +106,8 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
             else fputs("null", f);
             fprintf(f, ", \"value\": %s, \"partials\": [", ad_fmt_json_number(num, sizeof num, w->val[i], 0));
             if (c.op != AD_OP_INPUT && c.op != AD_OP_CONST) {
-                double a = w->val[c.a], b = c.b >= 0 ? w->val[c.b] : 0;
-                (void)a; (void)b;
-                fputs(r.da[0] == 'n' || r.da[0] == 'i' || (r.da[0] == '-' && r.da[1] == 'i') ? "\"" : "", f);
-                fputs(r.da, f);
-                fputs(r.da[0] == 'n' || r.da[0] == 'i' || (r.da[0] == '-' && r.da[1] == 'i') ? "\"" : "", f);
-                if (c.b >= 0) {
-                    int q = r.db[0] == 'n' || r.db[0] == 'i' || (r.db[0] == '-' && r.db[1] == 'i');
-                    fprintf(f, ", %s%s%s", q ? "\"" : "", r.db, q ? "\"" : "");
-                }
+                fputs(ad_fmt_json_number(num, sizeof num, r.p[0], 0), f);
+                if (c.b >= 0) fprintf(f, ", %s", ad_fmt_json_number(num, sizeof num, r.p[1], 0));
             }
             fputs("], \"adjoint\": ", f);
             if (r.adj[0] == '-' && r.adj[1] == 0) fputs("null", f);
