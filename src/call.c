@@ -24,7 +24,7 @@ static const char *plural(int n) { return n == 1 ? "" : "s"; }
 
 int32_t ad_call(ad_pctx *P, const ad_fninfo *fn, size_t nargs, int line, int col)
 {
-    int32_t *a = P->args + P->nargs - nargs;
+    int32_t *a = nargs ? P->args + P->nargs - nargs : NULL;
     if (nargs < (size_t)fn->nargs_min || nargs > (size_t)fn->nargs_max) {
         if (fn->nargs_max == AD_VARIADIC)
             ad_perror(P, AD_E_SYNTAX, line, col, "%s takes at least %d arguments, got %zu",

@@ -54,6 +54,11 @@ int main(int argc, char **argv)
         if (e) {
             ad_print_error(stderr, &o, &o.src[i], &d);
             if (!status) status = ad_exit_code(e);
+            if (e == AD_E_IO) {   /* out of memory is fatal: stop here */
+                ad_result_free(&r);
+                status = ad_exit_code(e);
+                break;
+            }
         } else if (o.dump) {
             if (ad_dump(stdout, t, w, r.diff, o.policy, r.has_adjoints, o.dumpfmt,
                         o.src[i].src, o.src[i].len) < 0)
