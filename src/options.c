@@ -238,11 +238,11 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         const char *arg = argv[i], *val = NULL;
         char opt[64];
         if (arg[0] != '-' || arg[1] == 0) {
-            return usage(d, "unexpected argument '%s' (expressions go after -e; try 'adcalc --help')", arg, NULL);
+            return usage(d, "unexpected argument '%s' (expressions go after -e)", arg, NULL);
         }
         if (strcmp(arg, "--") == 0) {
             if (i + 1 < argc)
-                return usage(d, "unexpected argument '%s' (expressions go after -e; try 'adcalc --help')", argv[i + 1], NULL);
+                return usage(d, "unexpected argument '%s' (expressions go after -e)", argv[i + 1], NULL);
             break;
         }
         /* split "--name=value"; "-at" is a long option with one dash */
@@ -255,7 +255,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
             if (eq) val = eq + 1;
             if (strcmp(opt, "-at") != 0 && arg[1] != '-') {
                 /* "-atx=2" is not an option */
-                return usage(d, "unknown option '%s' (try 'adcalc --help')", arg, NULL);
+                return usage(d, "unknown option '%s'", arg, NULL);
             }
         } else {
             opt[0] = '-';
@@ -335,7 +335,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
                 return usage(d, "--precision: expected a whole number from 1 to 17, got '%s'", v, NULL);
             if ((e = set_once(&prec, &seen_prec, (int)p, opt, d))) return e;
         } else {
-            return usage(d, "unknown option '%s' (try 'adcalc --help')", opt, NULL);
+            return usage(d, "unknown option '%s'", opt, NULL);
         }
 #undef IS
     }
@@ -348,7 +348,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     if (o->help || o->version) return AD_E_NONE;
 
     if (o->nsrc == 0)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "no expression: give one with -e EXPR or -f FILE (try 'adcalc --help')");
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "no expression: give one with -e EXPR or -f FILE");
     /* --seed and --wrt may only name variables that -at gives */
     for (size_t i = 0; i < o->nseed; i++) {
         size_t j = 0;

@@ -115,6 +115,8 @@ void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_d
     if (s && d->line > 0) {
         fprintf(f, "adcalc: %s:%d:%d: error: %s [%s]\n", s->name, d->line, d->col, d->msg, ad_err_tag(d->cls));
         echo(f, s, d->line, d->col);
+    } else if (d->cls == AD_E_USAGE) {
+        fprintf(f, "adcalc: error: %s; see 'adcalc --help' [%s]\n", d->msg, ad_err_tag(d->cls));
     } else {
         fprintf(f, "adcalc: error: %s [%s]\n", d->msg, ad_err_tag(d->cls));
     }
