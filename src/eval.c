@@ -88,6 +88,7 @@ ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag 
         const char *why = ad_op_domain((int)c.op, a, b);
         if (why) return ad_err_domain(t, w, i, why, d);
         v[i] = ad_op_value((int)c.op, a, b);
+        if (isnan(v[i])) return ad_err_domain(t, w, i, AD_NAN_REASON, d);
     }
     return AD_E_NONE;
 }

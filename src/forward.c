@@ -33,6 +33,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         const char *why = ad_op_domain((int)c.op, a, b);
         if (why) return ad_err_domain(t, w, i, why, d);
         double y = v[i] = ad_op_value((int)c.op, a, b);
+        if (isnan(y)) return ad_err_domain(t, w, i, AD_NAN_REASON, d);
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;

@@ -19,6 +19,10 @@ struct ad_work {
 /* makes room for n nodes (and n*k tangents when k > 0); 0 or -1 */
 int ad_work_reserve(ad_work *w, size_t n, size_t k, int need_adj);
 
+/* inputs are finite, so a nan can only come from an operation on an
+ * infinity that overflowed upstream (inf - inf, 0 * inf, sin(inf)...) */
+#define AD_NAN_REASON "undefined result (nan) from an overflow to infinity upstream"
+
 /* the diagnostics of the sweeps, positioned at node i */
 ad_errclass ad_err_domain(const ad_tape *t, const ad_work *w, size_t i, const char *why, ad_diag *d);
 ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d);
