@@ -15,9 +15,23 @@ char *ad_fmt_number(char *buf, size_t n, double x, int prec)
         snprintf(buf, n, "%.*g", prec, x);
         return buf;
     }
-    for (int p = 1; p <= 17; p++) {
+    /* the fewest significant digits that read back to the same bits... */
+    int p = 1;
+    for (; p < 17; p++) {
         snprintf(buf, n, "%.*g", p, x);
         if (strtod(buf, NULL) == x) break;
+    }
+    snprintf(buf, n, "%.*g", p, x);
+    /* ...written without an exponent when that is no longer: 100, not 1e+02 */
+    const char *e = strchr(buf, 'e');
+    if (e) {
+        int exp10 = atoi(e + 1);
+        if (exp10 >= 0 && exp10 < 17) {
+            char fixed[40];
+            snprintf(fixed, sizeof fixed, "%.0f", x);
+            if (strlen(fixed) <= strlen(buf) && strtod(fixed, NULL) == x && strlen(fixed) < n)
+                strcpy(buf, fixed);
+        }
     }
     /* -0 stays "-0": it reads back as -0 */
     return buf;
