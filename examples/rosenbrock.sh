@@ -17,7 +17,7 @@ adcalc=${ADCALC:-adcalc}
 
 f='(1 - x)^2 + 100*(y - x^2)^2'
 
-echo "# at the starting point (-1.2, 1): steep in x, downhill towards the valley"
+echo "# at the starting point (-1.2, 1): f falls steeply as x grows"
 "$adcalc" -e "$f" -at x=-1.2,y=1 --grad --precision 12
 
 echo "# at the minimum (1, 1): value and gradient are exactly zero"

@@ -1,0 +1,246 @@
+#!/bin/sh
+# bench/run.sh - adcalc's benchmarks (not part of make check: timings on a
+# shared machine are not pass/fail material).  Usage:
+#
+#   bench/run.sh /path/to/adcalc        (or: make bench, in a build dir)
+#
+# a. start-up: the README example run BENCH_STARTUP_RUNS times (default 200)
+#    against bench/const.c, a C program that only prints the same text;
+#    medians and their ratio (target: adcalc within 2x of const).
+# b. scaling: generated expressions of 10^5 and 10^6 operations (bench/gen.c
+#    "chain": a left-deep sum of sin/exp/cos/tanh/mul/div terms over x, y),
+#    read with -f, recorded and swept with --grad; median wall time of
+#    BENCH_RUNS runs (default 5), peak RSS, the 10^5 -> 10^6 time ratio
+#    (target <= 12x; at 10^6 under 1 s and 200 MB) and the tape's bytes per
+#    node from the "# nodes:" header of --dump-tape (target <= 24).
+# c. depth: 10^6 nested parentheses ((((x)))) - works or fails, and how -
+#    and a flat left-deep sum of 10^6 terms x+y+x+...
+#
+# Timing uses hyperfine when it is installed (each group of commands is
+# compared in one hyperfine invocation), else an interleaved shell loop timed
+# with date +%s%N.  Peak RSS needs GNU time (/usr/bin/time -f %M).  Helpers
+# are compiled with ${CC:-cc} -O2 into a temporary directory.
+# Environment: BENCH_STARTUP_RUNS, BENCH_RUNS, BENCH_SIZES ("100000 1000000"),
+# BENCH_DEPTH (1000000), BENCH_NO_HYPERFINE=1 to force the shell loop.
+set -u
+LC_ALL=C
+export LC_ALL
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 /path/to/adcalc" >&2
+    exit 2
+fi
+case $1 in
+/*) adcalc=$1 ;;
+*) adcalc=$(pwd)/$1 ;;
+esac
+if [ ! -x "$adcalc" ]; then
+    echo "$0: '$1' is not an executable" >&2
+    exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+startup_runs=${BENCH_STARTUP_RUNS:-200}
+runs=${BENCH_RUNS:-5}
+sizes=${BENCH_SIZES:-"100000 1000000"}
+depth=${BENCH_DEPTH:-1000000}
+point=x=0.3,y=0.7
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/adcalc-bench.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+cc=${CC:-cc}
+for prog in const gen; do
+    if ! $cc -O2 -o "$work/$prog" "$here/$prog.c"; then
+        echo "$0: cannot compile $here/$prog.c with $cc" >&2
+        exit 1
+    fi
+done
+
+hyperfine=
+if [ -z "${BENCH_NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null 2>&1; then
+    hyperfine=hyperfine
+fi
+gnutime=
+if [ -x /usr/bin/time ] && /usr/bin/time -f %M -o "$work/probe" true 2>/dev/null; then
+    gnutime=/usr/bin/time
+fi
+
+# q WORD: WORD single-quoted for sh and for hyperfine's command splitting
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# median: the median of the numbers on stdin, one a line
+median() {
+    sort -n | awk '{ v[NR] = $1 } END {
+        if (NR == 0) { print "nan"; exit }
+        if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# timeit RUNS CMD...: runs each command string RUNS times side by side and
+# prints one median wall time a line, in milliseconds.  Failing commands are
+# timed too (section c may fail on purpose).
+timeit() {
+    n=$1
+    shift
+    if [ -n "$hyperfine" ]; then
+        warm=$((n / 10))
+        [ "$warm" -gt 3 ] && warm=3
+        if ! $hyperfine -N -i --style none --warmup "$warm" --runs "$n" \
+            --export-json "$work/hf.json" "$@" >"$work/hf.log" 2>&1; then
+            echo "hyperfine failed:" >&2
+            cat "$work/hf.log" >&2
+            for c in "$@"; do echo nan; done
+            return
+        fi
+        awk -F: '/"median"/ { gsub(/[ ,]/, "", $2); printf "%.3f\n", $2 * 1000 }' "$work/hf.json"
+        return
+    fi
+    # the loop's own cost (two forks of date) is measured as command 0,
+    # timed interleaved with the others, and its median subtracted
+    k=0
+    : >"$work/t.0"
+    for c in "$@"; do
+        k=$((k + 1))
+        : >"$work/t.$k"
+    done
+    i=0
+    while [ "$i" -lt "$n" ]; do
+        t0=$(date +%s%N)
+        t1=$(date +%s%N)
+        echo "$(((t1 - t0) / 1000))" >>"$work/t.0"
+        k=0
+        for c in "$@"; do
+            k=$((k + 1))
+            t0=$(date +%s%N)
+            eval "$c" >/dev/null 2>&1 </dev/null
+            t1=$(date +%s%N)
+            echo "$(((t1 - t0) / 1000))" >>"$work/t.$k"
+        done
+        i=$((i + 1))
+    done
+    base=$(median <"$work/t.0")
+    k=0
+    for c in "$@"; do
+        k=$((k + 1))
+        median <"$work/t.$k" | awk -v b="$base" '{ printf "%.3f\n", ($1 - b) / 1000 }'
+    done
+}
+
+# peak_kb CMD: median peak resident set size of 3 runs, in KB ("n/a" without
+# GNU time)
+peak_kb() {
+    if [ -z "$gnutime" ]; then
+        echo n/a
+        return
+    fi
+    for i in 1 2 3; do
+        eval "$gnutime -f %M -o $(q "$work/rss") $1" >/dev/null 2>&1 </dev/null
+        tail -n 1 "$work/rss"
+    done | median
+}
+
+# ratio A B: A/B to 2 decimals
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "nan" }'; }
+# verdict OK?: "met" or "MISSED"
+verdict() { if [ "$1" = 1 ]; then echo met; else echo MISSED; fi; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == a + 0 && a <= b) ? 1 : 0 }'; }
+mb() { awk -v k="$1" 'BEGIN { if (k == k + 0) printf "%.1f", k / 1024; else printf "n/a" }'; }
+
+A=$(q "$adcalc")
+summary=$work/summary
+: >"$summary"
+row() { printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" >>"$summary"; }
+
+echo "adcalc benchmarks: $adcalc"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(uname -sm), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores"
+if [ -n "$hyperfine" ]; then timer="$($hyperfine --version)"; else timer="shell loop (date +%s%N)"; fi
+if [ -n "$gnutime" ]; then rsstool="GNU time -f %M"; else rsstool="unavailable (install GNU time)"; fi
+echo "timer: $timer; peak RSS: $rsstool"
+echo
+
+# ---- a. start-up ----
+echo "== a. start-up: README example vs a C program printing a constant ($startup_runs runs each)"
+readme="$A -e 'x*y+sin(x)' -at x=2,y=3 --grad"
+set -- $(timeit "$startup_runs" "$readme" "$(q "$work/const")")
+t_readme=$1 t_const=$2
+r=$(ratio "$t_readme" "$t_const")
+echo "  adcalc -e 'x*y+sin(x)' -at x=2,y=3 --grad   median $t_readme ms"
+echo "  const (bench/const.c)                        median $t_const ms"
+echo "  ratio adcalc/const                           ${r}x  (target <= 2x: $(verdict "$(le "$r" 2)"))"
+row "start-up, README example (median of $startup_runs)" "$t_readme ms" "const.c: $t_const ms; ratio ${r}x" "<= 2x: $(verdict "$(le "$r" 2)")"
+echo
+
+# ---- b. scaling ----
+echo "== b. scaling: generated chain of N operations, -f FILE --grad ($runs runs each)"
+prev_t=
+prev_n=
+for n in $sizes; do
+    f=$work/chain.$n
+    "$work/gen" chain "$n" >"$f"
+    size=$(wc -c <"$f" | tr -d ' ')
+    cmd="$A -f $(q "$f") -at $point --grad"
+    valcmd="$A -f $(q "$f") -at $point"
+    set -- $(timeit "$runs" "$cmd" "$valcmd")
+    t=$1 tv=$2
+    kb=$(peak_kb "$cmd")
+    header=$("$adcalc" -f "$f" -at "$point" --dump-tape 2>/dev/null | sed -n '/^# nodes:/{p;q;}')
+    # "# nodes: N (I inputs, C constants, O operations); B bytes (P per node: ...)"
+    set -- $(echo "$header" | sed -n 's/^# nodes: \([0-9]*\) .* \([0-9]*\) operations); \([0-9]*\) bytes (\([0-9]*\) per node.*/\1 \2 \3 \4/p')
+    nodes=${1:-?} ops=${2:-?} bytes=${3:-?} per=${4:-?}
+    bpo=$(awk -v b="$bytes" -v o="$ops" 'BEGIN { if (o > 0) printf "%.1f", b / o; else printf "nan" }')
+    rss_per=$(awk -v k="$kb" -v o="$ops" 'BEGIN { if (k == k + 0 && o > 0) printf "%.0f", k * 1024 / o; else printf "n/a" }')
+    result=$("$adcalc" -f "$f" -at "$point" --grad 2>&1 | tr '\n' ' ')
+    echo "  N = $n: file $size bytes; $nodes nodes ($ops operations)"
+    echo "    --grad median $t ms (value only: $tv ms); peak RSS $(mb "$kb") MB ($rss_per bytes/operation)"
+    echo "    tape: $bytes bytes, $per bytes/node (instruction + primal), $bpo bytes/operation (target <= 24: $(verdict "$(le "$bpo" 24)"))"
+    echo "    result: $result"
+    row "chain $n ops, --grad (median of $runs)" "$t ms" "value only $tv ms; peak RSS $(mb "$kb") MB" ""
+    row "chain $n ops, tape" "$per bytes/node" "$bpo bytes/operation ($bytes bytes)" "<= 24: $(verdict "$(le "$bpo" 24)")"
+    if [ -n "$prev_t" ]; then
+        r=$(ratio "$t" "$prev_t")
+        echo "  ratio $prev_n -> $n: ${r}x (target <= 12x: $(verdict "$(le "$r" 12)"))"
+        row "ratio $prev_n -> $n ops" "${r}x" "" "<= 12x: $(verdict "$(le "$r" 12)")"
+    fi
+    if [ "$n" = 1000000 ]; then
+        ok_t=$(le "$t" 1000)
+        ok_m=$(le "$kb" 204800)
+        echo "  at 10^6: time < 1 s: $(verdict "$ok_t"); peak RSS < 200 MB: $(verdict "$ok_m")"
+        row "10^6 ops: time, RSS" "$t ms, $(mb "$kb") MB" "" "< 1 s: $(verdict "$ok_t"); < 200 MB: $(verdict "$ok_m")"
+    fi
+    prev_t=$t
+    prev_n=$n
+done
+echo
+
+# ---- c. depth ----
+echo "== c. depth: $depth nested parentheses, and a flat sum of $depth terms ($runs runs each)"
+for kind in parens flat; do
+    f=$work/$kind.$depth
+    "$work/gen" "$kind" "$depth" >"$f"
+    cmd="$A -f $(q "$f") -at $point --grad"
+    "$adcalc" -f "$f" -at "$point" --grad >"$work/out" 2>"$work/err"
+    rc=$?
+    set -- $(timeit "$runs" "$cmd")
+    t=$1
+    kb=$(peak_kb "$cmd")
+    if [ "$rc" -eq 0 ]; then
+        how="works: $(tr '\n' ' ' <"$work/out")"
+        status=works
+    else
+        how="fails (exit $rc): $(sed -n 1p "$work/err")"
+        status="fails (exit $rc)"
+    fi
+    case $kind in
+    parens) what="$depth nested parentheses ((((x))))" ;;
+    flat) what="flat sum of $depth terms x+y+x+..." ;;
+    esac
+    echo "  $what: $how"
+    echo "    median $t ms; peak RSS $(mb "$kb") MB"
+    row "$what" "$t ms" "peak RSS $(mb "$kb") MB" "$status"
+done
+echo
+
+echo "== summary (markdown)"
+echo "| benchmark | median / figure | details | target |"
+echo "|---|---|---|---|"
+cat "$summary"
