@@ -59,9 +59,10 @@ static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char
         unsigned char st[2];
         ad_op_partials((int)c.op, a, b, w->val[i], p, st);
         int aa = w->act[c.a], ab = c.b >= 0 && w->act[c.b];
-        if (with_adj && pol == AD_ZERO_SUBGRAD) {
-            if (aa && st[0] != AD_OK) p[0] = 0;
-            if (ab && st[1] != AD_OK) p[1] = 0;
+        int tie = ad_tie_is_kink(t, w->val, i);
+        if (pol == AD_ZERO_SUBGRAD) {
+            if (aa && st[0] != AD_OK && (st[0] != AD_KINK || tie)) p[0] = 0;
+            if (ab && st[1] != AD_OK && (st[1] != AD_KINK || tie)) p[1] = 0;
         }
         r->p[0] = p[0];
         r->p[1] = p[1];
@@ -126,9 +127,10 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
     } else {
         fprintf(f, "# adcalc-tape %d\n# expr: ", AD_TAPE_FORMAT_VERSION);
         header_expr(f, src, srclen);
-        fprintf(f, "\n# nodes: %zu (%zu inputs, %zu constants, %zu operations); "
+        fprintf(f, "\n# nodes: %zu (%zu input%s, %zu constant%s, %zu operation%s); "
                    "%zu bytes (%zu per node: %zu instruction + %zu value)\n",
-                n, ni, nc, n - ni - nc, bytes, ad_node_bytes(), sizeof(ad_instr), sizeof(double));
+                n, ni, ni == 1 ? "" : "s", nc, nc == 1 ? "" : "s", n - ni - nc, n - ni - nc == 1 ? "" : "s",
+                bytes, ad_node_bytes(), sizeof(ad_instr), sizeof(double));
         /* column widths: measured over the rows and the column names */
         int wi = 5, wo = 2, wa = 1, wb = 1, wp = 5, wv = 5, wda = 3, wdb = 3, wj = 7;
         for (size_t i = 0; i < n; i++) {

@@ -72,6 +72,28 @@ ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int statu
                        "(--nondiff zero-subgrad takes a zero subgradient)", what);
 }
 
+/* min(a, b, c) is recorded as the chain min(min(a, b), c): consecutive
+ * links with the same opcode, each taking the previous link as operand a,
+ * all at the source position of the call.  A tie inside a link (a == b)
+ * is a kink of min(a, b, c) only when the tied value is the overall
+ * minimum, i.e. no later argument of the chain undercuts it.  A nested
+ * min(min(a, b), c) written by the user has two call positions and keeps
+ * the plain two-argument rule. */
+int ad_tie_is_kink(const ad_tape *t, const double *v, size_t i)
+{
+    const ad_instr *c = t->code;
+    uint32_t op = c[i].op;
+    if (op != AD_OP_MIN && op != AD_OP_MAX) return 1;
+    for (size_t j = i + 1; j < t->n; j++) {
+        if (c[j].op != op || (size_t)c[j].a != j - 1 || t->pos[j].line != t->pos[i].line ||
+            t->pos[j].col != t->pos[i].col)
+            break;
+        double b = v[c[j].b];
+        if (op == AD_OP_MIN ? b < v[i] : b > v[i]) return 0;
+    }
+    return 1;
+}
+
 ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag *d)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;

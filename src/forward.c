@@ -43,6 +43,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         ad_op_partials((int)c.op, a, b, y, p, st);
         for (int j = 0; j < 2; j++) {
             if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
+            if (st[j] == AD_KINK && !ad_tie_is_kink(t, v, i)) continue;
             if (pol == AD_ZERO_SUBGRAD) p[j] = 0;
             else if (st[j] == AD_SINGULAR && sing == SIZE_MAX) { sing = i; sing_st = st[j]; }
             else if (st[j] == AD_KINK && kink == SIZE_MAX) { kink = i; kink_st = st[j]; }

@@ -137,7 +137,7 @@ static ad_errclass add_source(ad_options *o, const char *name, char *text, size_
     ad_source *ns = ad_realloc(o->src, (o->nsrc + 1) * sizeof *o->src);
     if (!ns) { free(text); return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
     o->src = ns;
-    ns[o->nsrc++] = (ad_source){name, text, len};
+    ns[o->nsrc++] = (ad_source){.name = name, .src = text, .len = len};
     return AD_E_NONE;
 }
 
@@ -231,6 +231,16 @@ static int lookup_word(const char *v, const char *const *words, int n)
 ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
 {
     memset(o, 0, sizeof *o);
+    /* errors found while reading the options are printed in the format asked
+     * for, wherever --format appears */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            o->format = AD_FMT_JSON;
+        if (strcmp(argv[i], "-e") == 0 || strcmp(argv[i], "--expr") == 0 || strcmp(argv[i], "-f") == 0 ||
+            strcmp(argv[i], "-at") == 0 || strcmp(argv[i], "--at") == 0)
+            i++;   /* skip their values: an expression may read "--format" */
+    }
     int seen_mode = 0, seen_pol = 0, seen_dump = 0, seen_fmt = 0, seen_prec = 0;
     int mode = 0, pol = 0, dump = 0, fmt = 0, prec = 0;
     ad_errclass e = AD_E_NONE;
@@ -238,6 +248,9 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         const char *arg = argv[i], *val = NULL;
         char opt[64];
         if (arg[0] != '-' || arg[1] == 0) {
+            if (i > 1 && strcmp(argv[i - 1], "--dump-tape") == 0 &&
+                (!strcmp(arg, "text") || !strcmp(arg, "tsv") || !strcmp(arg, "json")))
+                return usage(d, "--dump-tape takes its format after '=': --dump-tape=%s", arg, NULL);
             return usage(d, "unexpected argument '%s' (expressions go after -e)", arg, NULL);
         }
         if (strcmp(arg, "--") == 0) {
@@ -275,7 +288,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
             if (!v) return e;
             char *copy = dupn(v, strlen(v));
             if (!copy) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-            if ((e = add_source(o, "-e", copy, strlen(v), d))) return e;
+            if ((e = add_source(o, NULL, copy, strlen(v), d))) return e;
         } else if (IS("-f", "--file")) {
             const char *v = take(argc, argv, &i, val, opt, d, &e);
             if (!v) return e;
@@ -331,7 +344,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
             char *end;
             errno = 0;
             long p = strtol(v, &end, 10);
-            if (*v == 0 || *end || errno || p < 1 || p > 17)
+            if (*v < '0' || *v > '9' || *end || errno || p < 1 || p > 17)
                 return usage(d, "--precision: expected a whole number from 1 to 17, got '%s'", v, NULL);
             if ((e = set_once(&prec, &seen_prec, (int)p, opt, d))) return e;
         } else {
@@ -339,11 +352,24 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         }
 #undef IS
     }
+    /* name the -e sources: "-e", or "-e#1", "-e#2"... when there are several */
+    size_t ne = 0;
+    for (size_t i = 0; i < o->nsrc; i++) ne += o->src[i].name == NULL;
+    for (size_t i = 0, k = 0; i < o->nsrc; i++) {
+        if (o->src[i].name) continue;
+        k++;
+        if (ne == 1) {
+            o->src[i].name = "-e";
+        } else {
+            snprintf(o->src[i].label, sizeof o->src[i].label, "-e#%zu", k);
+            o->src[i].name = o->src[i].label;
+        }
+    }
     o->mode = (ad_mode)mode;
     o->policy = (ad_policy)pol;
     o->dump = seen_dump;
     o->dumpfmt = (ad_dump_format)dump;
-    o->format = (ad_outfmt)fmt;
+    if (seen_fmt) o->format = (ad_outfmt)fmt;
     o->precision = prec;
     if (o->help || o->version) return AD_E_NONE;
 

@@ -7,7 +7,8 @@
 #include "adcalc.h"
 
 typedef struct {
-    const char *name;     /* "-e" or the file name, for error positions */
+    const char *name;     /* "-e", "-e#2" or the file name, for error positions */
+    char label[24];       /* storage for "-e#N" */
     char *src;            /* the expression text (owned) */
     size_t len;
 } ad_source;

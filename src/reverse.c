@@ -38,6 +38,7 @@ ad_errclass ad_reverse(const ad_tape *t, ad_work *w, const unsigned char *diff,
         ad_op_partials((int)c.op, a, b, v[i], p, st);
         for (int j = 0; j < 2; j++) {
             if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
+            if (st[j] == AD_KINK && !ad_tie_is_kink(t, v, i)) continue;
             if (pol == AD_ZERO_SUBGRAD) p[j] = 0;
             else if (st[j] == AD_SINGULAR) { sing = i; sing_st = st[j]; }
             else { kink = i; kink_st = st[j]; }

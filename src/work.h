@@ -28,6 +28,11 @@ ad_errclass ad_err_domain(const ad_tape *t, const ad_work *w, size_t i, const ch
 ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d);
 ad_errclass ad_err_nomem(ad_diag *d);
 
+/* 0 when the kink at min/max node i is a tie between arguments of an n-ary
+ * min(a, b, c, ...) (or max) that are not the overall extremum, so not a kink
+ * of the function at all; 1 otherwise.  See eval.c. */
+int ad_tie_is_kink(const ad_tape *t, const double *v, size_t i);
+
 /* first singular / kink found by a derivative sweep, and the final verdict
  * under the policy (strict: singular -> domain error, kink -> nondiff) */
 typedef struct {
