@@ -174,6 +174,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ad_p
     }
     char what[128];
     const char *d = describe(P, k, l, what, sizeof what);
+    /* the lexer has already counted an unexpected '(' as open */
+    size_t open = P->nparens - (k == YYSYMBOL_12_ && P->nparens > 0);
     if (k == YYSYMBOL_YYEOF && P->nparens > 0) {
         ad_pos o = P->parens[P->nparens - 1];
         ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
@@ -184,7 +186,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ad_p
     } else if (want_operator) {
         ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
                   "unexpected %s; expected an operator%s", d,
-                  P->nparens > 0 ? ", ',' or ')'" : "");
+                  open > 0 ? ", ',' or ')'" : "");
     } else {
         ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "unexpected %s", d);
     }

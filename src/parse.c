@@ -15,6 +15,7 @@ void ad_perror(ad_pctx *P, ad_errclass cls, int line, int col, const char *fmt, 
 {
     if (P->failed) return;
     P->failed = 1;
+    P->cls = cls;
     if (!P->diag) return;
     P->diag->cls = cls;
     P->diag->line = line;
@@ -77,7 +78,7 @@ ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d)
     }
     if (status != 0 || P.failed) {
         ad_tape_reset(t);
-        if (P.failed && d) return d->cls;
+        if (P.failed) return P.cls;
         return ad_diag_set(d, AD_E_SYNTAX, 1, 1, "syntax error");
     }
     t->out = P.root;

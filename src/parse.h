@@ -14,6 +14,7 @@ typedef struct ad_pctx {
     size_t len;
     ad_diag *diag;
     int failed;             /* a diagnostic has been set */
+    ad_errclass cls;        /* its class (also kept when diag is NULL) */
     int32_t root;           /* the output node (recording index) */
     int32_t *args;          /* argument stack of the calls being parsed */
     size_t nargs, argcap;
