@@ -167,15 +167,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ad_p
     yysymbol_kind_t k = yypcontext_token(ctx);
     yysymbol_kind_t exp[8];
     int nexp = yypcontext_expected_tokens(ctx, exp, 8);
-    int want_operand = 0, want_operator = 0;
+    int want_operand = 0, want_operator = 0, want_comma = 0, want_close = 0;
     for (int i = 0; i < nexp; i++) {
         if (exp[i] == YYSYMBOL_NUM) want_operand = 1;
-        if (exp[i] == YYSYMBOL_8_) want_operator = 1;
+        if (exp[i] == YYSYMBOL_8_) want_operator = 1;      /* '*' */
+        if (exp[i] == YYSYMBOL_14_) want_comma = 1;        /* ',' */
+        if (exp[i] == YYSYMBOL_13_) want_close = 1;        /* ')' */
     }
     char what[128];
     const char *d = describe(P, k, l, what, sizeof what);
-    /* the lexer has already counted an unexpected '(' as open */
-    size_t open = P->nparens - (k == YYSYMBOL_12_ && P->nparens > 0);
     if (k == YYSYMBOL_YYEOF && P->nparens > 0) {
         ad_pos o = P->parens[P->nparens - 1];
         ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
@@ -186,7 +186,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ad_p
     } else if (want_operator) {
         ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
                   "unexpected %s; expected an operator%s", d,
-                  open > 0 ? ", ',' or ')'" : "");
+                  want_comma && want_close ? ", ',' or ')'" : want_close ? " or ')'" : "");
     } else {
         ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "unexpected %s", d);
     }
