@@ -27,6 +27,7 @@ typedef enum {
 typedef struct {
     ad_errclass cls;
     int line, col;   /* 1-based; 0 when the error has no position */
+    int src;         /* index of the source the position is in (ad_parse_many) */
     char msg[400];
 } ad_diag;
 
@@ -62,6 +63,11 @@ void ad_tape_reset(ad_tape *t);
 /* Parses src[0..len) and records it on t (after ad_tape_reset).  Returns
  * AD_E_NONE, or an error class with d filled in. */
 ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d);
+/* Records m sources on one tape (after a reset), sharing the inputs by name:
+ * output o is source o.  On failure *failed is the index of the source at
+ * fault (positions in d are within it). */
+ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *lens, size_t m,
+                          size_t *failed, ad_diag *d);
 
 size_t ad_tape_size(const ad_tape *t);       /* nodes */
 size_t ad_tape_ninputs(const ad_tape *t);
@@ -72,8 +78,11 @@ const double *ad_tape_consts(const ad_tape *t);  /* values of constant nodes */
 const char *ad_tape_input_name(const ad_tape *t, size_t i, size_t *len);
 /* source text of constant node ninputs+i */
 const char *ad_tape_const_text(const ad_tape *t, size_t i, size_t *len);
-/* source position of node i */
+/* source position of node i, and the index of the source it came from */
 void ad_tape_pos(const ad_tape *t, size_t i, int *line, int *col);
+int ad_tape_source(const ad_tape *t, size_t i);
+size_t ad_tape_noutputs(const ad_tape *t);
+size_t ad_tape_output(const ad_tape *t, size_t o);   /* node of output o */
 /* bytes per node: instruction plus primal value */
 size_t ad_node_bytes(void);
 
@@ -97,15 +106,68 @@ ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag 
 ad_errclass ad_reverse(const ad_tape *t, ad_work *w, const unsigned char *diff,
                        ad_policy pol, double *grad, ad_diag *d);
 
+/* Reverse mode for a weighted sum of the outputs: the adjoint of output o
+ * starts at wout[o] (NULL: 1 for output 0, 0 for the others), so one sweep
+ * gives the vector-Jacobian product w^T J in grad. */
+ad_errclass ad_reverse_outputs(const ad_tape *t, ad_work *w, const unsigned char *diff,
+                               ad_policy pol, const double *wout, double *grad, ad_diag *d);
+
 /* Forward mode with dual numbers of width k: one sweep computes the value
  * and k directional derivatives.  seeds is ninputs x k, row-major (the
  * tangent of input i in direction j is seeds[i*k + j]); out receives the k
- * directional derivatives of the output.  diff as for ad_reverse. */
+ * directional derivatives of every output (noutputs x k, row-major: the
+ * Jacobian times the seeds).  diff as for ad_reverse. */
 ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
                        const unsigned char *diff, const double *seeds, size_t k,
                        ad_policy pol, double *out, ad_diag *d);
 
-double ad_value(const ad_tape *t, const ad_work *w);  /* the output after a sweep */
+/* Second-order adjoints (forward over reverse) for output 0: seeds is
+ * ninputs x k as for ad_forward; grad receives the gradient and hs
+ * (ninputs x k, row-major) the Hessian times the seeds: with the identity
+ * as seeds (k = ninputs) the whole Hessian, with one direction v the
+ * Hessian-vector product H v.  A second derivative that is infinite is a
+ * singular point, handled by the policy like the first-order ones. */
+ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
+                       const unsigned char *diff, const double *seeds, size_t k,
+                       ad_policy pol, double *grad, double *hs, ad_diag *d);
+
+/* Higher-order forward mode: the Taylor coefficients coef[0..K] of
+ * f(x + t v) at t = 0 for output 0 (coef[k] = f^(k)(x; v) / k!), where v =
+ * dir on the inputs marked in diff.  Truncated Taylor arithmetic, one sweep. */
+ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
+                      const unsigned char *diff, const double *dir, int K,
+                      ad_policy pol, double *coef, ad_diag *d);
+
+/* ---- the gradient check ---- */
+enum {
+    AD_CHECK_PASS,          /* AD and finite differences agree */
+    AD_CHECK_FAIL,          /* they disagree: the AD value is suspect */
+    AD_CHECK_KINK,          /* the stencil crosses a kink: no verdict */
+    AD_CHECK_FD_UNRELIABLE, /* the difference quotients disagree among themselves */
+    AD_CHECK_FD_UNDEFINED,  /* the stencil leaves the domain */
+    AD_CHECK_SKIPPED        /* not a differentiated input */
+};
+typedef struct {
+    double ad;       /* reverse-mode derivative */
+    double fd;       /* central difference with step h */
+    double refined;  /* the best finite-difference estimate tried */
+    double diff;     /* |ad - fd| */
+    double h;        /* the step */
+    int status;
+} ad_check_item;
+/* Checks output 0's gradient at inputs: for each input marked in diff,
+ * items[i] compares the AD value with central differences of step
+ * h = step_scale * sqrt(eps) * max(1, |x_i|), passing when
+ * |ad - fd| <= atol + rtol |ad|.  *fwd_rev receives the largest relative
+ * difference between the forward and reverse gradients. */
+ad_errclass ad_check_gradient(const ad_tape *t, ad_work *w, const double *inputs,
+                              const unsigned char *diff, ad_policy pol, double step_scale,
+                              double rtol, double atol, ad_check_item *items,
+                              double *fwd_rev, ad_diag *d);
+const char *ad_check_status_name(int status);
+
+double ad_value(const ad_tape *t, const ad_work *w);  /* output 0 after a sweep */
+double ad_output_value(const ad_tape *t, const ad_work *w, size_t o);
 
 /* ---- the tape listing ---- */
 typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON } ad_dump_format;

@@ -37,6 +37,7 @@ ad_errclass ad_diag_set(ad_diag *d, ad_errclass cls, int line, int col, const ch
         d->cls = cls;
         d->line = line;
         d->col = col;
+        d->src = 0;
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(d->msg, sizeof d->msg, fmt, ap);

@@ -92,7 +92,7 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
         fprintf(f, "{\"format\": \"adcalc-tape\", \"version\": %d, \"expr\": ", AD_TAPE_FORMAT_VERSION);
         ad_fput_json_string(f, src, srclen);
         fprintf(f, ", \"inputs\": %zu, \"constants\": %zu, \"operations\": %zu, \"bytes\": %zu, "
-                   "\"output\": %d, \"nodes\": [\n", ni, nc, n - ni - nc, bytes, t->out);
+                   "\"output\": %d, \"nodes\": [\n", ni, nc, n - ni - nc, bytes, t->nout ? t->outs[0] : -1);
         for (size_t i = 0; i < n; i++) {
             fill(&r, t, w, diff, pol, with_adj, i);
             const ad_instr c = t->code[i];

@@ -21,6 +21,7 @@ void ad_work_free(ad_work *w)
     free(w->adj);
     free(w->tan);
     free(w->act);
+    free(w->tadj);
     free(w);
 }
 
@@ -56,20 +57,26 @@ ad_errclass ad_err_domain(const ad_tape *t, const ad_work *w, size_t i, const ch
 {
     char what[96];
     describe(t, w, i, what, sizeof what);
-    return ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col, "%s: %s", what, why);
+    ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col, "%s: %s", what, why);
+    if (d) d->src = t->pos[i].src;
+    return AD_E_DOMAIN;
 }
 
 ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d)
 {
     char what[96];
     describe(t, w, i, what, sizeof what);
+    ad_errclass e;
     if (status == AD_SINGULAR)
-        return ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
-                           "%s: derivative is infinite or undefined here "
-                           "(--nondiff zero-subgrad takes it as 0)", what);
-    return ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
-                       "%s: not differentiable here "
-                       "(--nondiff zero-subgrad takes a zero subgradient)", what);
+        e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
+                        "%s: derivative is infinite or undefined here "
+                        "(--nondiff zero-subgrad takes it as 0)", what);
+    else
+        e = ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
+                        "%s: not differentiable here "
+                        "(--nondiff zero-subgrad takes a zero subgradient)", what);
+    if (d) d->src = t->pos[i].src;
+    return e;
 }
 
 /* min(a, b, c) is recorded as the chain min(min(a, b), c): consecutive
@@ -115,7 +122,12 @@ ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag 
     return AD_E_NONE;
 }
 
+double ad_output_value(const ad_tape *t, const ad_work *w, size_t o)
+{
+    return w->val[t->outs[o]];
+}
+
 double ad_value(const ad_tape *t, const ad_work *w)
 {
-    return t->out >= 0 ? w->val[t->out] : 0;
+    return t->nout ? w->val[t->outs[0]] : 0;
 }

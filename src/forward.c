@@ -60,7 +60,9 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
     }
     if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);
     if (kink != SIZE_MAX) return ad_err_point(t, w, kink, kink_st, d);
-    int o = t->out;
-    for (size_t j = 0; j < k; j++) out[j] = (o >= 0 && act[o]) ? T[(size_t)o * k + j] : 0;
+    for (size_t r = 0; r < t->nout; r++) {
+        size_t o = (size_t)t->outs[r];
+        for (size_t j = 0; j < k; j++) out[r * k + j] = act[o] ? T[o * k + j] : 0;
+    }
     return AD_E_NONE;
 }

@@ -5,7 +5,7 @@
 #include "ops.h"
 
 const ad_opinfo ad_ops[AD_OP_COUNT] = {
-#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     [AD_OP_##E] = {name, n, syn, doc},
 #define DERIVED(...)
 #include "ops.def"
@@ -14,7 +14,7 @@ const ad_opinfo ad_ops[AD_OP_COUNT] = {
 };
 
 const ad_fninfo ad_functions[] = {
-#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     {name, mi, ma, df, 0, AD_OP_##E, syn, doc},
 #define DERIVED(E, name, mi, ma, df, expansion, doc) \
     {name, mi, ma, df, 1, AD_DER_##E, expansion, doc},

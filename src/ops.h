@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define AD_VARIADIC 1000000 /* nargs_max of min/max: any number >= nargs_min */
+#define AD_VARIADIC 0x7fffffff /* nargs_max of min/max: any number >= nargs_min */
 
 /* status of a local partial derivative at a point */
 enum { AD_OK = 0, AD_SINGULAR = 1, AD_KINK = 2 };

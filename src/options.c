@@ -148,6 +148,7 @@ static ad_errclass read_file(ad_options *o, const char *path, ad_diag *d)
     size_t cap = 4096, len = 0;
     char *buf = ad_malloc(cap);
     if (!buf) { if (f != stdin) fclose(f); return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
+    errno = 0;
     for (;;) {
         if (len == cap) {
             char *nb = cap < ((size_t)1 << 31) ? ad_realloc(buf, cap * 2) : NULL;
@@ -164,9 +165,9 @@ static ad_errclass read_file(ad_options *o, const char *path, ad_diag *d)
         len += got;
         if (got == 0) break;
     }
-    int err = ferror(f);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
     if (f != stdin) fclose(f);
-    if (err) { free(buf); return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': read error", path); }
+    if (err) { free(buf); return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(err)); }
     return add_source(o, strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, d);
 }
 
@@ -348,7 +349,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
                 return usage(d, "--precision: expected a whole number from 1 to 17, got '%s'", v, NULL);
             if ((e = set_once(&prec, &seen_prec, (int)p, opt, d))) return e;
         } else {
-            return usage(d, "unknown option '%s'", opt, NULL);
+            return usage(d, "unknown option '%s'", arg, NULL);
         }
 #undef IS
     }

@@ -28,12 +28,15 @@ static void json_result(FILE *f, const ad_options *o, const ad_source *s, const 
 /* "x*y+sin(x)" as a one-line header: newlines shown as spaces, long text cut */
 static void put_source_line(FILE *f, const ad_source *s)
 {
-    size_t max = 200;
-    for (size_t i = 0; i < s->len && i < max; i++) {
+    size_t max = 200, len = s->len;
+    while (len > 0 && (s->src[len - 1] == ' ' || s->src[len - 1] == '\n' || s->src[len - 1] == '\t' ||
+                       s->src[len - 1] == '\r'))
+        len--;
+    for (size_t i = 0; i < len && i < max; i++) {
         unsigned char c = (unsigned char)s->src[i];
         putc(c == '\n' || c == '\t' || c == '\r' ? ' ' : (c < 32 || c >= 127 ? '?' : c), f);
     }
-    if (s->len > max) fputs("...", f);
+    if (len > max) fputs("...", f);
 }
 
 void ad_print_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r, int several)

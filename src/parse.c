@@ -20,6 +20,7 @@ void ad_perror(ad_pctx *P, ad_errclass cls, int line, int col, const char *fmt, 
     P->diag->cls = cls;
     P->diag->line = line;
     P->diag->col = col;
+    P->diag->src = 0;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(P->diag->msg, sizeof P->diag->msg, fmt, ap);
@@ -41,9 +42,9 @@ const char *ad_quote(char *buf, size_t bufsz, const char *s, size_t len)
     return buf;
 }
 
-ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d)
+/* records one source as the next output of t (not finished) */
+static ad_errclass parse_one(ad_tape *t, const char *src, size_t len, ad_diag *d)
 {
-    ad_tape_reset(t);
     if (len > (size_t)INT32_MAX - 2)
         return ad_diag_set(d, AD_E_SYNTAX, 0, 0, "expression longer than 2 GiB");
 
@@ -53,7 +54,7 @@ ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d)
     P.src = src;
     P.len = len;
     P.diag = d;
-    P.line = P.col = 1;
+    P.line = P.col = P.end_line = P.end_col = 1;
     P.root = -1;
 
     yyscan_t scanner = NULL;
@@ -72,19 +73,39 @@ ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d)
     free(P.args);
     free(P.parens);
 
-    if (status == -1 || t->nomem || (status == 2 && !P.failed)) {
-        ad_tape_reset(t);
+    if (status == -1 || t->nomem || (status == 2 && !P.failed))
         return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");
-    }
     if (status != 0 || P.failed) {
-        ad_tape_reset(t);
         if (P.failed) return P.cls;
         return ad_diag_set(d, AD_E_SYNTAX, 1, 1, "syntax error");
     }
-    t->out = P.root;
+    if (ad_tape_add_output(t, P.root) < 0)
+        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
+    return AD_E_NONE;
+}
+
+ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *lens, size_t m,
+                          size_t *failed, ad_diag *d)
+{
+    ad_tape_reset(t);
+    for (size_t i = 0; i < m; i++) {
+        t->cursrc = (int32_t)i;
+        ad_errclass e = parse_one(t, srcs[i], lens[i], d);
+        if (e) {
+            if (failed) *failed = i;
+            ad_tape_reset(t);
+            return e;
+        }
+    }
     if (ad_tape_finish(t) < 0) {
+        if (failed) *failed = 0;
         ad_tape_reset(t);
         return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
     }
     return AD_E_NONE;
+}
+
+ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d)
+{
+    return ad_parse_many(t, &src, &len, 1, NULL, d);
 }

@@ -22,6 +22,8 @@ typedef struct ad_pctx {
     size_t nparens, parencap;
     int line, col;          /* lexer position of the next byte */
     size_t off;
+    int end_line, end_col;  /* just past the last token (not whitespace) */
+    size_t end_off;
     jmp_buf oom;            /* where the lexer's allocator failure lands */
 } ad_pctx;
 

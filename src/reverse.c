@@ -10,6 +10,12 @@
 ad_errclass ad_reverse(const ad_tape *t, ad_work *w, const unsigned char *diff,
                        ad_policy pol, double *grad, ad_diag *d)
 {
+    return ad_reverse_outputs(t, w, diff, pol, NULL, grad, d);
+}
+
+ad_errclass ad_reverse_outputs(const ad_tape *t, ad_work *w, const unsigned char *diff,
+                               ad_policy pol, const double *wout, double *grad, ad_diag *d)
+{
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
     if (ad_work_reserve(w, n, 0, 1) < 0) return ad_err_nomem(d);
     const double *v = w->val;
@@ -24,7 +30,8 @@ ad_errclass ad_reverse(const ad_tape *t, ad_work *w, const unsigned char *diff,
         act[i] = (unsigned char)(act[c.a] || (c.b >= 0 && act[c.b]));
     }
     memset(adj, 0, n * sizeof *adj);
-    if (t->out >= 0) adj[t->out] = 1;
+    for (size_t o = 0; o < t->nout; o++)
+        adj[t->outs[o]] += wout ? wout[o] : (o == 0);
 
     size_t sing = SIZE_MAX, kink = SIZE_MAX;
     int sing_st = 0, kink_st = 0;

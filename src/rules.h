@@ -49,6 +49,28 @@ static inline int rule_pow_sing_b(double a, double b)
     return AD_OK;
 }
 
+/* second partials of a^b (a > 0, or the cases the status flags allow) */
+static inline double rule_pow_daa(double a, double b)
+{
+    if (b == 1 || b == 0) return 0;
+    return b * (b - 1) * pow(a, b - 2);
+}
+static inline double rule_pow_dab(double a, double b)
+{
+    if (a > 0) return pow(a, b - 1) * (1 + b * log(a));
+    if (a == 0 && b > 1) return 0;
+    return NAN;
+}
+static inline double rule_pow_dbb(double a, double b, double v)
+{
+    (void)b;
+    if (a > 0) {
+        double l = log(a);
+        return v * l * l;
+    }
+    return a == 0 ? 0 : NAN;
+}
+
 static inline double rule_atan2_dy(double y, double x)
 {
     double h = hypot(y, x);
@@ -59,7 +81,17 @@ static inline double rule_atan2_dx(double y, double x)
     double h = hypot(y, x);
     return (-y / h) / h;
 }
-static inline double rule_hypot_d(double a, double v) { return a / v; }
+/* d2/dy2 and d2/dxdy of atan2(y, x); d2/dx2 = -d2/dy2 */
+static inline double rule_atan2_dyy(double y, double x)
+{
+    double h = hypot(y, x);
+    return (-2 * (y / h) * (x / h)) / (h * h);
+}
+static inline double rule_atan2_dxy(double y, double x)
+{
+    double h = hypot(y, x);
+    return ((y / h) * (y / h) - (x / h) * (x / h)) / (h * h);
+}
 
 /* log(1 + exp(t)) / beta with t = beta x, never overflowing */
 static inline double rule_softplus(double x, double beta)
@@ -74,6 +106,13 @@ static inline double rule_sigmoid(double t)
     return e / (1 + e);
 }
 
+/* sigma'(t) = sigma(t) (1 - sigma(t)) */
+static inline double rule_dsigmoid(double t)
+{
+    double s = rule_sigmoid(t);
+    return s * (1 - s);
+}
+
 /* ---- kernels generated from ops.def ---- */
 
 /* value of op at (a, b); leaves are not handled here */
@@ -81,7 +120,7 @@ static inline double ad_op_value(int op, double a, double b)
 {
     (void)a; (void)b;
     switch (op) {
-#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: return (val);
 #define DERIVED(...)
 #include "ops.def"
@@ -96,7 +135,7 @@ static inline const char *ad_op_domain(int op, double a, double b)
 {
     (void)a; (void)b;
     switch (op) {
-#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: return (dom);
 #define DERIVED(...)
 #include "ops.def"
@@ -113,7 +152,7 @@ static inline void ad_op_partials(int op, double a, double b, double v,
 {
     (void)a; (void)b; (void)v;
     switch (op) {
-#define OP(E, name, n, mi, ma, df, val, da, db, dom, sa, sb, syn, doc) \
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: d[0] = (da); d[1] = (db); st[0] = (unsigned char)(sa); st[1] = (unsigned char)(sb); return;
 #define DERIVED(...)
 #include "ops.def"
@@ -122,6 +161,21 @@ static inline void ad_op_partials(int op, double a, double b, double v,
     }
     d[0] = d[1] = 0;
     st[0] = st[1] = AD_OK;
+}
+
+/* second partials d2/da2, d2/dadb, d2/db2 of op at (a, b) with value v */
+static inline void ad_op_partials2(int op, double a, double b, double v, double q[3])
+{
+    (void)a; (void)b; (void)v;
+    switch (op) {
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
+    case AD_OP_##E: q[0] = (daa); q[1] = (dab); q[2] = (dbb); return;
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    }
+    q[0] = q[1] = q[2] = 0;
 }
 
 #endif

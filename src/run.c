@@ -43,9 +43,14 @@ ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work 
         if (j < 0) {
             int line, col;
             ad_tape_pos(t, i, &line, &col);
-            e = ad_diag_set(d, AD_E_NAME, line, col,
-                            "variable '%.*s' has no value (give it with -at %.*s=VALUE)",
-                            (int)(len > 60 ? 60 : len), name, (int)(len > 60 ? 60 : len), name);
+            if (len <= 60)
+                e = ad_diag_set(d, AD_E_NAME, line, col,
+                                "variable '%.*s' has no value (give it with -at %.*s=VALUE)",
+                                (int)len, name, (int)len, name);
+            else
+                e = ad_diag_set(d, AD_E_NAME, line, col,
+                                "variable '%.60s...' (%zu characters) has no value (give it with -at)",
+                                name, len);
             goto out;
         }
         at_of[i] = j;

@@ -24,7 +24,6 @@ ad_tape *ad_tape_new(void)
     ad_tape *t = ad_malloc(sizeof *t);
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
-    t->out = -1;
     ad_symtab_init(&t->vars);
     ad_symtab_init(&t->consts);
     return t;
@@ -44,6 +43,7 @@ void ad_tape_free(ad_tape *t)
     free(t->rleaf);
     free(t->map);
     free(t->pool);
+    free(t->outs);
     ad_symtab_free(&t->vars);
     ad_symtab_free(&t->consts);
     free(t);
@@ -53,7 +53,8 @@ void ad_tape_reset(ad_tape *t)
 {
     t->n = t->ninputs = t->nconsts = t->nleaves = t->pool_len = 0;
     t->nomem = 0;
-    t->out = -1;
+    t->nout = 0;
+    t->cursrc = 0;
     ad_symtab_clear(&t->vars);
     ad_symtab_clear(&t->consts);
 }
@@ -72,7 +73,7 @@ static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int
         t->cap = c1 < c2 ? c1 : c2;
     }
     t->code[t->n] = (ad_instr){op, a, b};
-    t->pos[t->n] = (ad_pos){line, col};
+    t->pos[t->n] = (ad_pos){line, col, t->cursrc};
     return (int32_t)t->n++;
 }
 
@@ -165,7 +166,7 @@ int ad_tape_finish(ad_tape *t)
         t->code2[dst] = c;
         t->pos2[dst] = t->pos[r];
     }
-    if (t->out >= 0) t->out = (int32_t)t->map[t->out];
+    for (size_t o = 0; o < t->nout; o++) t->outs[o] = (int32_t)t->map[t->outs[o]];
     /* swap buffers: the old ones are kept as capacity for the next recording */
     ad_instr *tc = t->code; t->code = t->code2; t->code2 = tc;
     ad_pos *tp = t->pos; t->pos = t->pos2; t->pos2 = tp;
@@ -189,6 +190,20 @@ const char *ad_tape_input_name(const ad_tape *t, size_t i, size_t *len)
 const char *ad_tape_const_text(const ad_tape *t, size_t i, size_t *len)
 {
     return ad_tape_input_name(t, t->ninputs + i, len);
+}
+
+size_t ad_tape_noutputs(const ad_tape *t) { return t->nout; }
+size_t ad_tape_output(const ad_tape *t, size_t o) { return (size_t)t->outs[o]; }
+int ad_tape_source(const ad_tape *t, size_t i) { return t->pos[i].src; }
+
+int ad_tape_add_output(ad_tape *t, int32_t node)
+{
+    if (ad_grow((void **)&t->outs, &t->outcap, t->nout + 1, sizeof *t->outs) < 0) {
+        t->nomem = 1;
+        return -1;
+    }
+    t->outs[t->nout++] = node;
+    return 0;
 }
 
 void ad_tape_pos(const ad_tape *t, size_t i, int *line, int *col)

@@ -15,6 +15,7 @@
 
 typedef struct {
     int32_t line, col;
+    int32_t src;         /* which of the recorded sources (0 when only one) */
 } ad_pos;
 
 typedef struct {
@@ -26,7 +27,9 @@ struct ad_tape {
     ad_pos *pos;         /* source position of each node */
     size_t n, cap;
     size_t ninputs, nconsts;
-    int32_t out;         /* the output node */
+    int32_t *outs;       /* the output nodes, one per recorded source */
+    size_t nout, outcap;
+    int32_t cursrc;      /* source being recorded */
     double *cval;        /* nconsts constant values (after finish) */
     ad_text *text;       /* ninputs + nconsts leaf texts (after finish) */
 
@@ -50,6 +53,8 @@ struct ad_tape {
 int32_t ad_rec_var(ad_tape *t, const char *name, size_t len, int line, int col);
 int32_t ad_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col);
 int32_t ad_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
+/* records node (a recording index) as the next output; 0 or -1 */
+int ad_tape_add_output(ad_tape *t, int32_t node);
 /* renumbers to inputs, constants, operations; 0 or -1 when out of memory */
 int ad_tape_finish(ad_tape *t);
 

@@ -10,8 +10,9 @@ struct ad_work {
     double *val;          /* primal value of every node */
     double *adj;          /* adjoint of every node (reverse mode) */
     double *tan;          /* n x k tangents (forward mode) */
+    double *tadj;         /* n x k tangents of the adjoints (Hessian) */
     unsigned char *act;   /* 1 when the node depends on a differentiated input */
-    size_t valcap, adjcap, tancap, actcap;
+    size_t valcap, adjcap, tancap, actcap, tadjcap;
     size_t n;             /* nodes of the tape last swept */
     int has_adj;          /* adj holds the adjoints of the last sweep */
 };

@@ -1,0 +1,95 @@
+/* hessian.c - second-order adjoints (forward over reverse).  A forward
+ * sweep carries k tangents per node; the reverse sweep then carries, next
+ * to each adjoint, its k tangents, using the second-order partials of
+ * ops.def.  For output f, input seeds S (n x k) give the gradient and
+ * H S: with S the identity, the whole Hessian in one pass of width n. */
+#include <stdint.h>
+#include <string.h>
+#include "work.h"
+#include "rules.h"
+#include "alloc.h"
+
+ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
+                       const unsigned char *diff, const double *seeds, size_t k,
+                       ad_policy pol, double *grad, double *hs, ad_diag *d)
+{
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts, kk = k ? k : 1;
+    double *fo = ad_malloc(t->nout * kk * sizeof *fo);
+    if (!fo) return ad_err_nomem(d);
+    ad_errclass e = ad_forward(t, w, inputs, diff, seeds, k, pol, fo, d);
+    free(fo);
+    if (e) return e;
+    if (ad_work_reserve(w, n, 0, 1) < 0 || n > SIZE_MAX / kk ||
+        ad_grow((void **)&w->tadj, &w->tadjcap, n * kk, sizeof *w->tadj) < 0)
+        return ad_err_nomem(d);
+    const double *v = w->val, *T = w->tan;
+    double *adj = w->adj, *TA = w->tadj;
+    const unsigned char *act = w->act;
+    memset(adj, 0, n * sizeof *adj);
+    memset(TA, 0, n * kk * sizeof *TA);
+    if (t->nout) adj[t->outs[0]] = 1;
+
+    size_t sing = SIZE_MAX, kink = SIZE_MAX;
+    int sing_st = 0, kink_st = 0;
+    for (size_t i = n; i-- > ni + nc;) {
+        if (!act[i]) continue;
+        const ad_instr c = t->code[i];
+        double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
+        int aa = act[c.a], ab = c.b >= 0 && act[c.b];
+        double p[2], q[3];
+        unsigned char st[2];
+        ad_op_partials((int)c.op, a, b, v[i], p, st);
+        ad_op_partials2((int)c.op, a, b, v[i], q);
+        for (int j = 0; j < 2; j++) {
+            if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
+            if (st[j] == AD_KINK && !ad_tie_is_kink(t, v, i)) continue;
+            if (pol == AD_ZERO_SUBGRAD) {
+                /* the operation is taken as flat in that operand */
+                p[j] = 0;
+                q[j == 0 ? 0 : 2] = 0;
+                q[1] = 0;
+            } else if (st[j] == AD_SINGULAR) {
+                sing = i;
+                sing_st = st[j];
+            } else {
+                kink = i;
+                kink_st = st[j];
+            }
+        }
+        /* a second derivative that is infinite (x^1.5 at 0) is singular too */
+        int bad2 = (aa && !isfinite(q[0])) || (aa && ab && !isfinite(q[1])) || (ab && !isfinite(q[2]));
+        if (bad2) {
+            if (pol == AD_ZERO_SUBGRAD) {
+                if (!isfinite(q[0])) q[0] = 0;
+                if (!isfinite(q[1])) q[1] = 0;
+                if (!isfinite(q[2])) q[2] = 0;
+            } else {
+                sing = i;
+                sing_st = AD_SINGULAR;
+            }
+        }
+        double g = adj[i];
+        const double *G = TA + i * kk;
+        const double *Ta = T + (size_t)c.a * kk, *Tb = ab ? T + (size_t)c.b * kk : NULL;
+        if (aa) {
+            adj[c.a] += p[0] * g;
+            double *D = TA + (size_t)c.a * kk;
+            for (size_t j = 0; j < k; j++)
+                D[j] += p[0] * G[j] + g * (q[0] * Ta[j] + (ab ? q[1] * Tb[j] : 0));
+        }
+        if (ab) {
+            adj[c.b] += p[1] * g;
+            double *D = TA + (size_t)c.b * kk;
+            for (size_t j = 0; j < k; j++)
+                D[j] += p[1] * G[j] + g * ((aa ? q[1] * Ta[j] : 0) + q[2] * Tb[j]);
+        }
+    }
+    w->has_adj = 1;
+    if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);
+    if (kink != SIZE_MAX) return ad_err_point(t, w, kink, kink_st, d);
+    for (size_t i = 0; i < ni; i++) {
+        grad[i] = act[i] ? adj[i] : 0;
+        for (size_t j = 0; j < k; j++) hs[i * k + j] = act[i] ? TA[i * kk + j] : 0;
+    }
+    return AD_E_NONE;
+}

@@ -1,0 +1,400 @@
+/* taylor.c - higher-order forward mode: truncated Taylor arithmetic.
+ *
+ * Every node carries the coefficients y[0..K] of y(t) = f(x + t v) around
+ * t = 0 (y[k] = f^(k) / k!).  Each primitive has a kernel tay_<name>, named
+ * in ops.def, that computes y[1..K] from its operands' coefficients by the
+ * standard recurrences (Griewank & Walther, "Evaluating Derivatives", ch.
+ * 13): products are Cauchy products, and a function whose derivative obeys
+ * y' = u a' (exp, sin, tan, ...) or r y' = a' (log, asin, atan, ...) gets
+ * y[k] from u or r by one convolution.  y[0] is always the primal value
+ * from ops.def, so values are bit-identical to the other engines. */
+#include <stdint.h>
+#include <string.h>
+#include "work.h"
+#include "rules.h"
+#include "alloc.h"
+
+typedef struct {
+    int K;
+    double *s1, *s2, *s3, *s4;   /* scratch series, K + 1 each */
+} tay;
+
+/* c = a * b, orders 0..K */
+static void cauchy(const double *a, const double *b, double *c, int K)
+{
+    for (int k = 0; k <= K; k++) {
+        double s = 0;
+        for (int j = 0; j <= k; j++) s += a[j] * b[k - j];
+        c[k] = s;
+    }
+}
+
+/* y' = u a': y[k] = (1/k) sum_{j=1..k} j a[j] u[k-j] */
+static double integ(const double *a, const double *u, int k)
+{
+    double s = 0;
+    for (int j = 1; j <= k; j++) s += j * a[j] * u[k - j];
+    return s / k;
+}
+
+/* r y' = a': y[k] = (k a[k] - sum_{j=1..k-1} r[j] (k-j) y[k-j]) / (k r[0]) */
+static void inverse_rule(const double *a, const double *r, double *y, int K)
+{
+    for (int k = 1; k <= K; k++) {
+        double s = k * a[k];
+        for (int j = 1; j < k; j++) s -= r[j] * (k - j) * y[k - j];
+        y[k] = s / (k * r[0]);
+    }
+}
+
+/* y = sqrt(w), y[0] given */
+static void sqrt_series(const double *w, double *y, int K)
+{
+    for (int k = 1; k <= K; k++) {
+        double s = w[k];
+        for (int j = 1; j < k; j++) s -= y[j] * y[k - j];
+        y[k] = s / (2 * y[0]);
+    }
+}
+
+/* y = exp(w), y[0] given */
+static void exp_series(const double *w, double *y, int K)
+{
+    for (int k = 1; k <= K; k++) y[k] = integ(w, y, k);
+}
+
+/* y = log(w), y[0] given */
+static void log_series(const double *w, double *y, int K)
+{
+    for (int k = 1; k <= K; k++) {
+        double s = 0;
+        for (int j = 1; j < k; j++) s += j * y[j] * w[k - j];
+        y[k] = (w[k] - s / k) / w[0];
+    }
+}
+
+/* y = a^p for a constant p and a[0] != 0, y[0] given */
+static void power_series(const double *a, double p, double *y, int K)
+{
+    for (int k = 1; k <= K; k++) {
+        double s = 0;
+        for (int j = 1; j <= k; j++) s += (p * j - (k - j)) * a[j] * y[k - j];
+        y[k] = s / (k * a[0]);
+    }
+}
+
+/* y = q / r, y[0] given */
+static void div_series(const double *q, const double *r, double *y, int K)
+{
+    for (int k = 1; k <= K; k++) {
+        double s = q[k];
+        for (int j = 0; j < k; j++) s -= y[j] * r[k - j];
+        y[k] = s / r[0];
+    }
+}
+
+/* sin/cos (hyp = -1) or sinh/cosh (hyp = 1) pair */
+static void sincos_series(const double *a, double *s, double *c, int K, double hyp)
+{
+    for (int k = 1; k <= K; k++) {
+        s[k] = integ(a, c, k);
+        c[k] = hyp * integ(a, s, k);
+    }
+}
+
+/* ---- the kernels named in ops.def ---- */
+#define KERNEL(name) static void tay_##name(const double *A, const double *B, double *Y, tay *T)
+#define K (T->K)
+
+KERNEL(leaf) { (void)A; (void)B; (void)Y; (void)T; }
+KERNEL(neg) { (void)B; for (int k = 1; k <= K; k++) Y[k] = -A[k]; }
+KERNEL(add) { for (int k = 1; k <= K; k++) Y[k] = A[k] + B[k]; }
+KERNEL(sub) { for (int k = 1; k <= K; k++) Y[k] = A[k] - B[k]; }
+KERNEL(mul)
+{
+    for (int k = 1; k <= K; k++) {
+        double s = 0;
+        for (int j = 0; j <= k; j++) s += A[j] * B[k - j];
+        Y[k] = s;
+    }
+}
+KERNEL(div) { div_series(A, B, Y, K); }
+KERNEL(exp) { (void)B; exp_series(A, Y, K); }
+KERNEL(expm1)
+{
+    (void)B;
+    double *E = T->s1;
+    E[0] = exp(A[0]);
+    exp_series(A, E, K);
+    for (int k = 1; k <= K; k++) Y[k] = E[k];
+}
+KERNEL(log) { (void)B; log_series(A, Y, K); }
+static void log_scaled(const double *A, double *Y, tay *T, double scale)
+{
+    double *L = T->s1;
+    L[0] = log(A[0]);
+    log_series(A, L, K);
+    for (int k = 1; k <= K; k++) Y[k] = L[k] / scale;
+}
+KERNEL(log2) { (void)B; log_scaled(A, Y, T, AD_LN2); }
+KERNEL(log10) { (void)B; log_scaled(A, Y, T, AD_LN10); }
+KERNEL(log1p)
+{
+    (void)B;
+    double *W = T->s2;
+    memcpy(W, A, (size_t)(K + 1) * sizeof *W);
+    W[0] = 1 + A[0];
+    log_scaled(W, Y, T, 1);
+}
+KERNEL(sqrt) { (void)B; sqrt_series(A, Y, K); }
+KERNEL(cbrt) { (void)B; power_series(A, 1.0 / 3, Y, K); }
+static void trig(const double *A, double *Y, tay *T, int want_sin, double hyp)
+{
+    double *S = T->s1, *C = T->s2;
+    S[0] = hyp < 0 ? sin(A[0]) : sinh(A[0]);
+    C[0] = hyp < 0 ? cos(A[0]) : cosh(A[0]);
+    sincos_series(A, S, C, K, hyp);
+    for (int k = 1; k <= K; k++) Y[k] = want_sin ? S[k] : C[k];
+}
+KERNEL(sin) { (void)B; trig(A, Y, T, 1, -1); }
+KERNEL(cos) { (void)B; trig(A, Y, T, 0, -1); }
+KERNEL(sinh) { (void)B; trig(A, Y, T, 1, 1); }
+KERNEL(cosh) { (void)B; trig(A, Y, T, 0, 1); }
+/* tan' = 1 + tan^2, tanh' = 1 - tanh^2: u built order by order */
+static void tan_like(const double *A, double *Y, tay *T, double sign)
+{
+    double *U = T->s1;
+    U[0] = 1 + sign * Y[0] * Y[0];
+    for (int k = 1; k <= K; k++) {
+        Y[k] = integ(A, U, k);
+        double s = 0;
+        for (int j = 0; j <= k; j++) s += Y[j] * Y[k - j];
+        U[k] = sign * s;
+    }
+}
+KERNEL(tan) { (void)B; tan_like(A, Y, T, 1); }
+KERNEL(tanh) { (void)B; tan_like(A, Y, T, -1); }
+/* r y' = a' with r = sqrt(s0 + s2 a^2) (root) or r = s0 + s2 a^2 */
+static void inverse_fn(const double *A, double *Y, tay *T, double s0, double s2, int root, double sign)
+{
+    double *R = T->s1, *W = T->s2;
+    cauchy(A, A, W, K);
+    for (int k = 0; k <= K; k++) W[k] *= s2;
+    W[0] += s0;
+    if (root) {
+        R[0] = sqrt(W[0]);
+        sqrt_series(W, R, K);
+    } else {
+        memcpy(R, W, (size_t)(K + 1) * sizeof *R);
+    }
+    inverse_rule(A, R, Y, K);
+    for (int k = 1; k <= K; k++) Y[k] *= sign;
+}
+KERNEL(asin) { (void)B; inverse_fn(A, Y, T, 1, -1, 1, 1); }
+KERNEL(acos) { (void)B; inverse_fn(A, Y, T, 1, -1, 1, -1); }
+KERNEL(atan) { (void)B; inverse_fn(A, Y, T, 1, 1, 0, 1); }
+KERNEL(asinh) { (void)B; inverse_fn(A, Y, T, 1, 1, 1, 1); }
+KERNEL(acosh) { (void)B; inverse_fn(A, Y, T, -1, 1, 1, 1); }
+KERNEL(atanh) { (void)B; inverse_fn(A, Y, T, 1, -1, 0, 1); }
+KERNEL(abs)
+{
+    (void)B;
+    double s = A[0] > 0 ? 1 : -1;
+    for (int k = 1; k <= K; k++) Y[k] = s * A[k];
+}
+/* erf' = (2/sqrt(pi)) exp(-a^2) */
+static void erf_like(const double *A, double *Y, tay *T, double sign)
+{
+    double *W = T->s1, *E = T->s2;
+    cauchy(A, A, W, K);
+    for (int k = 0; k <= K; k++) W[k] = -W[k];
+    E[0] = exp(W[0]);
+    exp_series(W, E, K);
+    for (int k = 0; k <= K; k++) E[k] *= sign * AD_2_SQRTPI;
+    for (int k = 1; k <= K; k++) Y[k] = integ(A, E, k);
+}
+KERNEL(erf) { (void)B; erf_like(A, Y, T, 1); }
+KERNEL(erfc) { (void)B; erf_like(A, Y, T, -1); }
+KERNEL(pow)
+{
+    int b_moves = 0;
+    for (int k = 1; k <= K; k++) b_moves |= B[k] != 0;
+    if (!b_moves) {
+        double p = B[0];
+        if (A[0] != 0) {
+            power_series(A, p, Y, K);
+        } else if (rule_is_integer(p) && p >= 0) {
+            /* a^p with a(0) = 0 and a whole p: repeated products */
+            double *P = T->s1, *R = T->s2, *tmp = T->s3;
+            memset(R, 0, (size_t)(K + 1) * sizeof *R);
+            R[0] = 1;
+            memcpy(P, A, (size_t)(K + 1) * sizeof *P);
+            for (double e = p; e >= 1; e = floor(e / 2)) {
+                if (fmod(e, 2) == 1) { cauchy(R, P, tmp, K); memcpy(R, tmp, (size_t)(K + 1) * sizeof *R); }
+                if (e >= 2) { cauchy(P, P, tmp, K); memcpy(P, tmp, (size_t)(K + 1) * sizeof *P); }
+            }
+            for (int k = 1; k <= K; k++) Y[k] = R[k];
+        } else {
+            /* a non-whole power at 0: some derivative is infinite */
+            for (int k = 1; k <= K; k++) Y[k] = NAN;
+        }
+        return;
+    }
+    if (A[0] > 0) {
+        /* a^b = exp(b log a) */
+        double *L = T->s1, *M = T->s2;
+        L[0] = log(A[0]);
+        log_series(A, L, K);
+        cauchy(B, L, M, K);
+        exp_series(M, Y, K);
+    } else if (A[0] == 0) {
+        for (int k = 1; k <= K; k++) Y[k] = 0;   /* 0^b = 0 for b > 0 */
+    } else {
+        for (int k = 1; k <= K; k++) Y[k] = NAN;
+    }
+}
+KERNEL(atan2)
+{
+    /* v' = (b a' - a b') / (a^2 + b^2) */
+    double *R = T->s1, *N = T->s2, *Q = T->s3, *W = T->s4;
+    cauchy(A, A, R, K);
+    cauchy(B, B, W, K);
+    for (int k = 0; k <= K; k++) R[k] += W[k];
+    for (int m = 0; m < K; m++) {
+        double s = 0;
+        for (int j = 0; j <= m; j++)
+            s += (m - j + 1) * (B[j] * A[m - j + 1] - A[j] * B[m - j + 1]);
+        N[m] = s;
+    }
+    for (int m = 0; m < K; m++) {
+        double s = N[m];
+        for (int j = 0; j < m; j++) s -= Q[j] * R[m - j];
+        Q[m] = s / R[0];
+        Y[m + 1] = Q[m] / (m + 1);
+    }
+}
+KERNEL(hypot)
+{
+    double *W = T->s1, *V = T->s2;
+    cauchy(A, A, W, K);
+    cauchy(B, B, V, K);
+    for (int k = 0; k <= K; k++) W[k] += V[k];
+    sqrt_series(W, Y, K);
+}
+KERNEL(min)
+{
+    const double *S = A[0] <= B[0] ? A : B;
+    for (int k = 1; k <= K; k++) Y[k] = S[k];
+}
+KERNEL(max)
+{
+    const double *S = A[0] >= B[0] ? A : B;
+    for (int k = 1; k <= K; k++) Y[k] = S[k];
+}
+KERNEL(softplus)
+{
+    /* t = beta x; s = sigma(t), s' = s (1 - s) t'; sp' = s t'; y = sp / beta */
+    double *Tt = T->s1, *S = T->s2, *U = T->s3, *SP = T->s4;
+    cauchy(A, B, Tt, K);
+    S[0] = rule_sigmoid(Tt[0]);
+    U[0] = S[0] * (1 - S[0]);
+    for (int k = 1; k <= K; k++) {
+        S[k] = integ(Tt, U, k);
+        double s = S[k];
+        for (int j = 0; j <= k; j++) s -= S[j] * S[k - j];
+        U[k] = s;
+    }
+    SP[0] = B[0] * Y[0];
+    for (int k = 1; k <= K; k++) SP[k] = integ(Tt, S, k);
+    div_series(SP, B, Y, K);
+}
+#undef K
+
+static void kernel(int op, const double *A, const double *B, double *Y, tay *T)
+{
+    switch (op) {
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tayk, syn, doc) \
+    case AD_OP_##E: tay_##tayk(A, B, Y, T); return;
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    }
+}
+
+ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
+                      const unsigned char *diff, const double *dir, int K,
+                      ad_policy pol, double *coef, ad_diag *d)
+{
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts, m = (size_t)K + 1;
+    if (K < 0 || ad_work_reserve(w, n, m, 0) < 0) return ad_err_nomem(d);
+    double *scratch = ad_malloc(6 * m * sizeof *scratch);
+    if (!scratch) return ad_err_nomem(d);
+    tay T = {K, scratch, scratch + m, scratch + 2 * m, scratch + 3 * m};
+    double *ca = scratch + 4 * m, *cb = scratch + 5 * m;   /* operands frozen by the policy */
+    w->n = n;
+    w->has_adj = 0;
+    double *v = w->val, *C = w->tan;
+    unsigned char *act = w->act;
+    for (size_t i = 0; i < ni + nc; i++) {
+        double *Y = C + i * m;
+        memset(Y, 0, m * sizeof *Y);
+        Y[0] = v[i] = i < ni ? inputs[i] : t->cval[i - ni];
+        act[i] = i < ni && diff[i];
+        if (act[i] && K >= 1) Y[1] = dir[i];
+    }
+    size_t sing = SIZE_MAX, kink = SIZE_MAX;
+    int sing_st = 0, kink_st = 0;
+    ad_errclass e = AD_E_NONE;
+    for (size_t i = ni + nc; i < n; i++) {
+        const ad_instr c = t->code[i];
+        double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
+        const char *why = ad_op_domain((int)c.op, a, b);
+        if (why) { e = ad_err_domain(t, w, i, why, d); goto out; }
+        double *Y = C + i * m;
+        memset(Y, 0, m * sizeof *Y);
+        Y[0] = v[i] = ad_op_value((int)c.op, a, b);
+        if (isnan(v[i])) { e = ad_err_domain(t, w, i, AD_NAN_REASON, d); goto out; }
+        int aa = act[c.a], ab = c.b >= 0 && act[c.b];
+        act[i] = (unsigned char)(aa || ab);
+        if (!act[i]) continue;
+        const double *A = C + (size_t)c.a * m, *B = c.b >= 0 ? C + (size_t)c.b * m : cb;
+        if (c.b < 0) memset(cb, 0, m * sizeof *cb);
+        double p[2];
+        unsigned char st[2];
+        ad_op_partials((int)c.op, a, b, v[i], p, st);
+        for (int j = 0; j < 2; j++) {
+            if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
+            if (st[j] == AD_KINK && !ad_tie_is_kink(t, v, i)) continue;
+            if (pol == AD_ZERO_SUBGRAD) {
+                /* a zero derivative in that operand, to every order: freeze it */
+                double *F = j == 0 ? ca : cb;
+                memset(F, 0, m * sizeof *F);
+                F[0] = j == 0 ? a : b;
+                if (j == 0) A = F; else B = F;
+            } else if (st[j] == AD_SINGULAR && sing == SIZE_MAX) {
+                sing = i; sing_st = st[j];
+            } else if (st[j] == AD_KINK && kink == SIZE_MAX) {
+                kink = i; kink_st = st[j];
+            }
+        }
+        kernel((int)c.op, A, B, Y, &T);
+        /* an infinite higher derivative (x^1.5 at 0, order 2) is singular */
+        for (int k = 1; k <= K; k++) {
+            if (isfinite(Y[k])) continue;
+            if (pol == AD_ZERO_SUBGRAD) {
+                for (int r = k; r <= K; r++) Y[r] = 0;
+            } else if (sing == SIZE_MAX) {
+                sing = i;
+                sing_st = AD_SINGULAR;
+            }
+            break;
+        }
+    }
+    if (sing != SIZE_MAX) { e = ad_err_point(t, w, sing, sing_st, d); goto out; }
+    if (kink != SIZE_MAX) { e = ad_err_point(t, w, kink, kink_st, d); goto out; }
+    if (t->nout) memcpy(coef, C + (size_t)t->outs[0] * m, m * sizeof *coef);
+out:
+    free(scratch);
+    return e;
+}
