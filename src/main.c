@@ -9,6 +9,9 @@
 #include "output.h"
 #include "run.h"
 
+/* --check found a derivative that disagrees with finite differences */
+#define AD_EXIT_CHECK_FAILED 6
+
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
 #endif
@@ -47,6 +50,20 @@ int main(int argc, char **argv)
         return ad_exit_code(AD_E_IO);
     }
     int status = 0;
+    if (o.jacobian || o.adjoint) {
+        /* all expressions are the outputs of one tape */
+        ad_joint J;
+        ad_joint_init(&J);
+        e = ad_run_joint(&o, t, w, &J, &d);
+        if (e) {
+            ad_print_error(stderr, &o, &o.src[d.src >= 0 && (size_t)d.src < o.nsrc ? d.src : 0], &d);
+            status = ad_exit_code(e);
+        } else {
+            ad_print_joint(stdout, &o, &J);
+        }
+        ad_joint_free(&J);
+        goto done;
+    }
     for (size_t i = 0; i < o.nsrc; i++) {
         ad_result r;
         ad_result_init(&r);
@@ -65,10 +82,12 @@ int main(int argc, char **argv)
                 break;
         } else {
             ad_print_result(stdout, &o, &o.src[i], &r, o.nsrc > 1);
+            if (r.check_failed && !status) status = AD_EXIT_CHECK_FAILED;
         }
         ad_result_free(&r);
         if (ferror(stdout)) break;
     }
+done:
     ad_tape_free(t);
     ad_work_free(w);
     ad_options_free(&o);

@@ -222,6 +222,40 @@ static int is_opt(const char *opt, const char *a, const char *b)
     return strcmp(opt, a) == 0 || (b && strcmp(opt, b) == 0);
 }
 
+/* "12": digits only, within [lo, hi]; 0 or -1 */
+static int whole_number(const char *v, long lo, long hi, long *out)
+{
+    if (*v < '0' || *v > '9') return -1;
+    char *end;
+    errno = 0;
+    long p = strtol(v, &end, 10);
+    if (*end || errno || p < lo || p > hi) return -1;
+    *out = p;
+    return 0;
+}
+
+/* "0.5,1,-2" */
+static ad_errclass numbers_list(const char *opt, const char *arg, double **list, size_t *n, ad_diag *d)
+{
+    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NUMBER[,NUMBER...])", opt);
+    const char *p = arg;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        double v;
+        const char *why;
+        if (ad_parse_number(p, len, &v, &why) < 0)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.*s' %s", opt, (int)(len > 60 ? 60 : len), p, why);
+        double *nl = ad_realloc(*list, (*n + 1) * sizeof **list);
+        if (!nl) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        *list = nl;
+        nl[(*n)++] = v;
+        if (!end) break;
+        p = end + 1;
+    }
+    return AD_E_NONE;
+}
+
 static int lookup_word(const char *v, const char *const *words, int n)
 {
     for (int i = 0; i < n; i++)
@@ -244,6 +278,10 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     }
     int seen_mode = 0, seen_pol = 0, seen_dump = 0, seen_fmt = 0, seen_prec = 0;
     int mode = 0, pol = 0, dump = 0, fmt = 0, prec = 0;
+    int seen_order = 0, order = 0, seen_step = 0, seen_rtol = 0, seen_atol = 0;
+    o->step_scale = 1;
+    o->rtol = 1e-5;
+    o->atol = 1e-7;
     ad_errclass e = AD_E_NONE;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = NULL;
@@ -306,16 +344,51 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
             if (!v) return e;
             if ((e = names_list(opt, v, &o->wrt, &o->nwrt, d))) return e;
             o->grad = 1;
+        } else if (IS("--jacobian", NULL)) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->jacobian = 1;
+        } else if (IS("--hessian", NULL)) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->hessian = 1;
+        } else if (IS("--check", NULL)) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->check = 1;
+        } else if (IS("--adjoint", NULL)) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            if (o->adjoint) return usage(d, "option '%s' given twice", opt, NULL);
+            if ((e = numbers_list(opt, v, &o->adjoint, &o->nadjoint, d))) return e;
+        } else if (IS("--order", NULL)) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            long k;
+            if (whole_number(v, 1, AD_MAX_ORDER, &k) < 0)
+                return usage(d, "--order: expected a whole number from 1 to 100, got '%s'", v, NULL);
+            if ((e = set_once(&order, &seen_order, (int)k, opt, d))) return e;
+        } else if (IS("--step-scale", NULL) || IS("--rtol", NULL) || IS("--atol", NULL)) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            double x;
+            const char *why;
+            int is_step = opt[2] == 's';
+            if (ad_parse_number(v, strlen(v), &x, &why) < 0 || x < 0 || (is_step && x == 0))
+                return usage(d, is_step ? "%s: expected a positive number, got '%s'"
+                                        : "%s: expected a number >= 0, got '%s'", opt, v);
+            double *field = is_step ? &o->step_scale : opt[2] == 'r' ? &o->rtol : &o->atol;
+            int *seen = is_step ? &seen_step : opt[2] == 'r' ? &seen_rtol : &seen_atol;
+            if (*seen && *field != x) return usage(d, "option '%s' given twice with different values", opt, NULL);
+            *field = x;
+            *seen = 1;
         } else if (IS("--seed", NULL)) {
             const char *v = take(argc, argv, &i, val, opt, d, &e);
             if (!v) return e;
             if ((e = parse_bindings(opt, v, &o->seed, &o->nseed, d))) return e;
         } else if (IS("--mode", NULL)) {
-            static const char *const w[] = {"forward", "reverse"};
+            static const char *const w[] = {"forward", "reverse", "auto"};
             const char *v = take(argc, argv, &i, val, opt, d, &e);
             if (!v) return e;
-            int k = lookup_word(v, w, 2);
-            if (k < 0) return usage(d, "--mode: expected forward or reverse, got '%s'", v, NULL);
+            int k = lookup_word(v, w, 3);
+            if (k < 0) return usage(d, "--mode: expected forward, reverse or auto, got '%s'", v, NULL);
             if ((e = set_once(&mode, &seen_mode, k + 1, opt, d))) return e;
         } else if (IS("--nondiff", NULL)) {
             static const char *const w[] = {"strict", "zero-subgrad"};
@@ -342,10 +415,8 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         } else if (IS("--precision", NULL)) {
             const char *v = take(argc, argv, &i, val, opt, d, &e);
             if (!v) return e;
-            char *end;
-            errno = 0;
-            long p = strtol(v, &end, 10);
-            if (*v < '0' || *v > '9' || *end || errno || p < 1 || p > 17)
+            long p;
+            if (whole_number(v, 1, 17, &p) < 0)
                 return usage(d, "--precision: expected a whole number from 1 to 17, got '%s'", v, NULL);
             if ((e = set_once(&prec, &seen_prec, (int)p, opt, d))) return e;
         } else {
@@ -367,6 +438,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         }
     }
     o->mode = (ad_mode)mode;
+    o->order = order;
     o->policy = (ad_policy)pol;
     o->dump = seen_dump;
     o->dumpfmt = (ad_dump_format)dump;
@@ -376,6 +448,17 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
 
     if (o->nsrc == 0)
         return ad_diag_set(d, AD_E_USAGE, 0, 0, "no expression: give one with -e EXPR or -f FILE");
+    if (o->adjoint && o->nadjoint != o->nsrc)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu expression%s (one weight per -e)",
+                           o->nadjoint, o->nadjoint == 1 ? "" : "s", o->nsrc, o->nsrc == 1 ? "" : "s");
+    if ((o->jacobian || o->adjoint) && (o->hessian || o->order || o->check))
+        return usage(d, "%s cannot be combined with --hessian, --order or --check", o->jacobian ? "--jacobian" : "--adjoint", NULL);
+    if ((o->jacobian || o->adjoint) && o->dump)
+        return usage(d, "%s cannot be combined with --dump-tape", o->jacobian ? "--jacobian" : "--adjoint", NULL);
+    if (o->order && o->hessian)
+        return usage(d, "--order cannot be combined with --hessian", NULL, NULL);
+    if (o->order && o->nseed == 0 && (o->nwrt ? o->nwrt : o->nat) != 1)
+        return usage(d, "--order needs a function of one variable (one -at variable, or --wrt NAME) or a --seed direction", NULL, NULL);
     /* --seed and --wrt may only name variables that -at gives */
     for (size_t i = 0; i < o->nseed; i++) {
         size_t j = 0;
@@ -402,4 +485,5 @@ void ad_options_free(ad_options *o)
     free(o->at);
     free(o->seed);
     free(o->wrt);
+    free(o->adjoint);
 }

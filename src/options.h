@@ -18,7 +18,7 @@ typedef struct {
     double value;
 } ad_binding;
 
-typedef enum { AD_MODE_DEFAULT, AD_MODE_FORWARD, AD_MODE_REVERSE } ad_mode;
+typedef enum { AD_MODE_DEFAULT, AD_MODE_FORWARD, AD_MODE_REVERSE, AD_MODE_AUTO } ad_mode;
 typedef enum { AD_FMT_TEXT, AD_FMT_JSON } ad_outfmt;
 
 typedef struct {
@@ -27,6 +27,12 @@ typedef struct {
     ad_binding *seed; size_t nseed;  /* --seed */
     char **wrt;      size_t nwrt;    /* --wrt */
     int grad;                        /* --grad (or --wrt) */
+    int jacobian;                    /* --jacobian */
+    double *adjoint; size_t nadjoint; /* --adjoint weights, one per output */
+    int hessian;                     /* --hessian */
+    int order;                       /* --order K (0: not asked) */
+    int check;                       /* --check */
+    double step_scale, rtol, atol;   /* --step-scale, --rtol, --atol */
     ad_mode mode;
     ad_policy policy;
     int dump;                        /* --dump-tape given */
@@ -35,6 +41,8 @@ typedef struct {
     int precision;                   /* 0: shortest round trip */
     int help, version;
 } ad_options;
+
+#define AD_MAX_ORDER 100   /* largest --order */
 
 /* Parses argv.  On a usage error fills d (class AD_E_USAGE, or AD_E_IO for
  * an unreadable -f file) and returns its class. */

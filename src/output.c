@@ -1,75 +1,10 @@
-/* output.c - printing results (text for people, JSON Lines for programs),
- * diagnostics (message, source line, caret) and --help, whose function list
- * comes from the table of primitives. */
+/* output.c - printing diagnostics (message, source line, caret; or a JSON
+ * object) and --help, whose function list comes from the table of
+ * primitives.  Results are printed by results.c. */
 #include <string.h>
 #include "output.h"
 #include "numfmt.h"
 #include "ops.h"
-
-static void json_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r)
-{
-    char num[40];
-    fputs("{\"expr\": ", f);
-    ad_fput_json_string(f, s->src, s->len);
-    fprintf(f, ", \"value\": %s", ad_fmt_json_number(num, sizeof num, r->value, o->precision));
-    if (r->has_grad) {
-        fputs(", \"gradient\": {", f);
-        for (size_t i = 0; i < r->ngrad; i++) {
-            if (i) fputs(", ", f);
-            ad_fput_json_string(f, r->gnames[i], strlen(r->gnames[i]));
-            fprintf(f, ": %s", ad_fmt_json_number(num, sizeof num, r->grad[i], o->precision));
-        }
-        fputs("}", f);
-    }
-    if (r->has_jvp) fprintf(f, ", \"jvp\": %s", ad_fmt_json_number(num, sizeof num, r->jvp, o->precision));
-    fputs("}\n", f);
-}
-
-/* "x*y+sin(x)" as a one-line header: newlines shown as spaces, long text cut */
-static void put_source_line(FILE *f, const ad_source *s)
-{
-    size_t max = 200, len = s->len;
-    while (len > 0 && (s->src[len - 1] == ' ' || s->src[len - 1] == '\n' || s->src[len - 1] == '\t' ||
-                       s->src[len - 1] == '\r'))
-        len--;
-    for (size_t i = 0; i < len && i < max; i++) {
-        unsigned char c = (unsigned char)s->src[i];
-        putc(c == '\n' || c == '\t' || c == '\r' ? ' ' : (c < 32 || c >= 127 ? '?' : c), f);
-    }
-    if (len > max) fputs("...", f);
-}
-
-void ad_print_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r, int several)
-{
-    if (o->format == AD_FMT_JSON) {
-        json_result(f, o, s, r);
-        return;
-    }
-    char num[40];
-    if (!r->has_grad && !r->has_jvp) {
-        /* a bare value, as bc prints it */
-        fprintf(f, "%s\n", ad_fmt_number(num, sizeof num, r->value, o->precision));
-        return;
-    }
-    const char *indent = several ? "  " : "";
-    if (several) {
-        put_source_line(f, s);
-        fputs("\n", f);
-    }
-    /* labels padded to one width so the '=' signs line up */
-    size_t wl = 5;
-    if (r->has_jvp && wl < 3) wl = 3;
-    for (size_t i = 0; r->has_grad && i < r->ngrad; i++) {
-        size_t l = strlen(r->gnames[i]) + 3;
-        if (l > wl) wl = l;
-    }
-    fprintf(f, "%s%-*s = %s\n", indent, (int)wl, "value", ad_fmt_number(num, sizeof num, r->value, o->precision));
-    for (size_t i = 0; r->has_grad && i < r->ngrad; i++)
-        fprintf(f, "%sd/d%s%*s = %s\n", indent, r->gnames[i], (int)(wl - strlen(r->gnames[i]) - 3), "",
-                ad_fmt_number(num, sizeof num, r->grad[i], o->precision));
-    if (r->has_jvp)
-        fprintf(f, "%s%-*s = %s\n", indent, (int)wl, "jvp", ad_fmt_number(num, sizeof num, r->jvp, o->precision));
-}
 
 /* the source line holding the error, cut to a window around the column,
  * then a caret under the column */
@@ -140,8 +75,21 @@ void ad_print_help(FILE *f)
 "      --grad               gradient w.r.t. every -at variable, in -at order\n"
 "      --wrt NAME[,NAME...] gradient w.r.t. these variables only (implies --grad)\n"
 "      --seed NAME=VALUE[,...]  directional derivative J*v along this direction\n"
-"      --mode forward|reverse   engine: dual numbers or the reverse-swept tape\n"
-"                           (default: reverse for --grad, forward for --seed)\n"
+"      --jacobian           the Jacobian of all -e expressions (rows) with\n"
+"                           respect to the -at variables (columns)\n"
+"      --adjoint W1,W2,...  the vector-Jacobian product w^T J, one weight per -e\n"
+"      --hessian            the Hessian of each expression; with --seed, H*v\n"
+"      --order K            derivatives f', ..., f^(K) of a function of one\n"
+"                           variable, or along the --seed direction (K <= 100)\n"
+"      --check              compare the gradient with finite differences\n"
+"                           (exit status 6 when a component disagrees)\n"
+"      --step-scale S       finite-difference step S*sqrt(eps)*max(1,|x|) (1)\n"
+"      --rtol R, --atol A   --check passes when |ad-fd| <= A + R*|ad|\n"
+"                           (defaults 1e-5 and 1e-7)\n"
+"      --mode forward|reverse|auto\n"
+"                           engine: dual numbers or the reverse-swept tape\n"
+"                           (default: reverse for --grad, forward for --seed,\n"
+"                           auto for --jacobian: forward when n <= m)\n"
 "      --nondiff strict|zero-subgrad\n"
 "                           at a kink or singular derivative: fail, or use 0\n"
 "                           (default strict)\n"
@@ -165,7 +113,8 @@ void ad_print_help(FILE *f)
     fputs(
 "\n"
 "Exit status: 0 ok, 1 domain error, 2 usage error, 3 syntax or name error,\n"
-"4 not differentiable under --nondiff strict, 5 I/O error or out of memory.\n"
+"4 not differentiable under --nondiff strict, 5 I/O error or out of memory,\n"
+"6 --check found a derivative that disagrees with finite differences.\n"
 "\n"
 "Example: adcalc -e 'x*y+sin(x)' -at x=2,y=3 --grad\n"
 "Full documentation: man adcalc\n", f);

@@ -1,19 +1,34 @@
 /* run.c - one expression from options to numbers: parse it onto a tape,
- * bind the -at values to its inputs, and run forward mode (dual numbers)
- * and/or reverse mode (the tape swept backwards) as requested. */
+ * bind the -at values to its inputs, and run the engines as requested:
+ * forward mode (dual numbers) for --seed, reverse mode for --grad,
+ * second-order adjoints for --hessian, Taylor arithmetic for --order and
+ * the finite-difference check for --check. */
 #include <string.h>
 #include "run.h"
 #include "alloc.h"
 
 void ad_result_init(ad_result *r) { memset(r, 0, sizeof *r); }
 
+static void cols_free(ad_cols *c)
+{
+    free(c->names);
+    free(c->in);
+    memset(c, 0, sizeof *c);
+}
+
 void ad_result_free(ad_result *r)
 {
+    cols_free(&r->cols);
     free(r->grad);
-    free(r->gnames);
+    free(r->hessian);
+    free(r->hvp);
+    free(r->derivs);
+    free(r->check);
     free(r->diff);
     ad_result_init(r);
 }
+
+static ad_errclass nomem(ad_diag *d) { return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
 
 /* index of name in -at, or -1 */
 static long at_index(const ad_options *o, const char *name, size_t len)
@@ -23,19 +38,12 @@ static long at_index(const ad_options *o, const char *name, size_t len)
     return -1;
 }
 
-ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work *w,
-                   ad_result *r, ad_diag *d)
+/* the point: x[i] for every tape input i, and in_of[j] the tape input of
+ * -at variable j (or -1) */
+ad_errclass ad_bind(const ad_options *o, const ad_tape *t, double *x, long *in_of, ad_diag *d)
 {
-    ad_errclass e = ad_parse(t, s->src, s->len, d);
-    if (e) return e;
-    size_t ni = ad_tape_ninputs(t), nat = o->nat;
-    double *x = ad_malloc(ni * sizeof *x);
-    long *at_of = ad_malloc(ni * sizeof *at_of);      /* tape input -> -at index */
-    long *in_of = ad_malloc(nat * sizeof *in_of);     /* -at index -> tape input or -1 */
-    double *g = ad_malloc(ni * sizeof *g), *seeds = NULL;
-    r->diff = ad_malloc(ni);
-    if (!x || !at_of || !in_of || !g || !r->diff) { e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); goto out; }
-    for (size_t j = 0; j < nat; j++) in_of[j] = -1;
+    size_t ni = ad_tape_ninputs(t);
+    for (size_t j = 0; j < o->nat; j++) in_of[j] = -1;
     for (size_t i = 0; i < ni; i++) {
         size_t len;
         const char *name = ad_tape_input_name(t, i, &len);
@@ -43,6 +51,7 @@ ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work 
         if (j < 0) {
             int line, col;
             ad_tape_pos(t, i, &line, &col);
+            ad_errclass e;
             if (len <= 60)
                 e = ad_diag_set(d, AD_E_NAME, line, col,
                                 "variable '%.*s' has no value (give it with -at %.*s=VALUE)",
@@ -51,100 +60,274 @@ ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work 
                 e = ad_diag_set(d, AD_E_NAME, line, col,
                                 "variable '%.60s...' (%zu characters) has no value (give it with -at)",
                                 name, len);
-            goto out;
+            if (d) d->src = ad_tape_source(t, i);
+            return e;
         }
-        at_of[i] = j;
         in_of[j] = (long)i;
         x[i] = o->at[j].value;
     }
+    return AD_E_NONE;
+}
 
-    /* the directional derivative first: forward mode unless --mode reverse */
+/* the derivative columns; diff marks their tape inputs */
+ad_errclass ad_columns(const ad_options *o, const long *in_of, size_t ni, ad_cols *c,
+                       unsigned char *diff, ad_diag *d)
+{
+    size_t n = o->nwrt ? o->nwrt : o->nat;
+    c->names = ad_malloc((n ? n : 1) * sizeof *c->names);
+    c->in = ad_malloc((n ? n : 1) * sizeof *c->in);
+    if (!c->names || !c->in) return nomem(d);
+    c->n = n;
+    memset(diff, 0, ni);
+    for (size_t k = 0; k < n; k++) {
+        const char *name = o->nwrt ? o->wrt[k] : o->at[k].name;
+        c->names[k] = name;
+        long j = at_index(o, name, strlen(name));
+        c->in[k] = j >= 0 ? in_of[j] : -1;
+        if (c->in[k] >= 0) diff[c->in[k]] = 1;
+    }
+    return AD_E_NONE;
+}
+
+/* identity seeds over the columns that occur on the tape: ni x k */
+static double *unit_seeds(const ad_cols *c, size_t ni, size_t *k)
+{
+    *k = 0;
+    for (size_t j = 0; j < c->n; j++) *k += c->in[j] >= 0;
+    double *s = ad_malloc((ni * *k > 0 ? ni * *k : 1) * sizeof *s);
+    if (!s) return NULL;
+    memset(s, 0, ni * *k * sizeof *s);
+    for (size_t j = 0, col = 0; j < c->n; j++)
+        if (c->in[j] >= 0) s[(size_t)c->in[j] * *k + col++] = 1;
+    return s;
+}
+
+/* the --seed direction on the tape inputs, marking them in diff */
+static double *seed_vector(const ad_options *o, const long *in_of, size_t ni, unsigned char *diff)
+{
+    double *v = ad_malloc((ni ? ni : 1) * sizeof *v);
+    if (!v) return NULL;
+    memset(diff, 0, ni);
+    for (size_t i = 0; i < ni; i++) v[i] = 0;
+    for (size_t k = 0; k < o->nseed; k++) {
+        long j = at_index(o, o->seed[k].name, strlen(o->seed[k].name));
+        if (j >= 0 && in_of[j] >= 0) {
+            diff[in_of[j]] = 1;
+            v[in_of[j]] = o->seed[k].value;
+        }
+    }
+    return v;
+}
+
+static ad_errclass do_hessian(const ad_options *o, const ad_tape *t, ad_work *w, const double *x,
+                              const long *in_of, ad_result *r, ad_diag *d)
+{
+    size_t ni = ad_tape_ninputs(t), nc = r->cols.n, k;
+    double *seeds, *g = ad_malloc((ni ? ni : 1) * sizeof *g), *hs = NULL;
+    unsigned char *dir_diff = ad_malloc(ni ? ni : 1);
+    ad_errclass e = AD_E_NONE;
+    if (!g || !dir_diff) { e = nomem(d); goto out; }
     if (o->nseed) {
-        memset(r->diff, 0, ni);
-        seeds = ad_malloc((ni ? ni : 1) * sizeof *seeds);
-        if (!seeds) { e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); goto out; }
-        for (size_t i = 0; i < ni; i++) seeds[i] = 0;
-        for (size_t k = 0; k < o->nseed; k++) {
-            long j = at_index(o, o->seed[k].name, strlen(o->seed[k].name));
-            if (j >= 0 && in_of[j] >= 0) {
-                r->diff[in_of[j]] = 1;
-                seeds[in_of[j]] = o->seed[k].value;
+        /* H v: one direction; the differentiated inputs are the columns */
+        double *v = seed_vector(o, in_of, ni, dir_diff);
+        if (!v) { e = nomem(d); goto out; }
+        seeds = v;
+        k = 1;
+    } else {
+        seeds = unit_seeds(&r->cols, ni, &k);
+        if (!seeds) { e = nomem(d); goto out; }
+    }
+    /* the gradient's inputs and the seeded ones both move */
+    for (size_t i = 0; i < ni; i++) dir_diff[i] = (unsigned char)(dir_diff[i] | r->diff[i]);
+    hs = ad_malloc((ni * k > 0 ? ni * k : 1) * sizeof *hs);
+    if (!hs) { free(seeds); e = nomem(d); goto out; }
+    e = ad_hessian(t, w, x, dir_diff, seeds, k, o->policy, g, hs, d);
+    free(seeds);
+    if (e) goto out;
+    r->grad = ad_malloc((nc ? nc : 1) * sizeof *r->grad);
+    if (!r->grad) { e = nomem(d); goto out; }
+    for (size_t a = 0; a < nc; a++) r->grad[a] = r->cols.in[a] >= 0 ? g[r->cols.in[a]] : 0;
+    r->has_grad = 1;
+    if (o->nseed) {
+        r->hvp = ad_malloc((nc ? nc : 1) * sizeof *r->hvp);
+        if (!r->hvp) { e = nomem(d); goto out; }
+        for (size_t a = 0; a < nc; a++) r->hvp[a] = r->cols.in[a] >= 0 ? hs[r->cols.in[a]] : 0;
+        r->has_hvp = 1;
+    } else {
+        r->hessian = ad_malloc((nc * nc > 0 ? nc * nc : 1) * sizeof *r->hessian);
+        if (!r->hessian) { e = nomem(d); goto out; }
+        /* column j of H S is direction j: the present columns in order */
+        for (size_t a = 0; a < nc; a++) {
+            for (size_t b = 0, col = 0; b < nc; b++) {
+                double h = 0;
+                if (r->cols.in[b] >= 0) {
+                    if (r->cols.in[a] >= 0) h = hs[(size_t)r->cols.in[a] * k + col];
+                    col++;
+                }
+                r->hessian[a * nc + b] = h;
             }
         }
+        r->has_hessian = 1;
+    }
+    r->value = ad_value(t, w);
+    r->has_adjoints = 1;
+out:
+    free(g);
+    free(dir_diff);
+    free(hs);
+    return e;
+}
+
+static ad_errclass do_order(const ad_options *o, const ad_tape *t, ad_work *w, const double *x,
+                            const long *in_of, ad_result *r, ad_diag *d)
+{
+    size_t ni = ad_tape_ninputs(t);
+    int K = o->order;
+    double *dir, *coef = ad_malloc((size_t)(K + 1) * sizeof *coef);
+    unsigned char *dd = ad_malloc(ni ? ni : 1);
+    ad_errclass e = AD_E_NONE;
+    if (!coef || !dd) { free(coef); free(dd); return nomem(d); }
+    if (o->nseed) {
+        dir = seed_vector(o, in_of, ni, dd);
+    } else {
+        /* the one variable */
+        dir = ad_malloc((ni ? ni : 1) * sizeof *dir);
+        if (dir) {
+            memset(dd, 0, ni);
+            for (size_t i = 0; i < ni; i++) dir[i] = 0;
+            if (r->cols.n == 1 && r->cols.in[0] >= 0) {
+                dir[r->cols.in[0]] = 1;
+                dd[r->cols.in[0]] = 1;
+            }
+        }
+    }
+    if (!dir) { free(coef); free(dd); return nomem(d); }
+    e = ad_taylor(t, w, x, dd, dir, K, o->policy, coef, d);
+    if (!e) {
+        r->derivs = ad_malloc((size_t)K * sizeof *r->derivs);
+        if (!r->derivs) {
+            e = nomem(d);
+        } else {
+            double fact = 1;
+            for (int k = 1; k <= K; k++) {
+                fact *= k;
+                r->derivs[k - 1] = coef[k] * fact;
+            }
+            r->order = K;
+            r->value = coef[0];
+        }
+    }
+    free(dir);
+    free(coef);
+    free(dd);
+    return e;
+}
+
+static ad_errclass do_check(const ad_options *o, const ad_tape *t, ad_work *w, const double *x,
+                            ad_result *r, ad_diag *d)
+{
+    size_t ni = ad_tape_ninputs(t), nc = r->cols.n;
+    ad_check_item *items = ad_malloc((ni ? ni : 1) * sizeof *items);
+    r->check = ad_malloc((nc ? nc : 1) * sizeof *r->check);
+    if (!items || !r->check) { free(items); return nomem(d); }
+    ad_errclass e = ad_check_gradient(t, w, x, r->diff, o->policy, o->step_scale, o->rtol, o->atol,
+                                      items, &r->fwd_rev, d);
+    if (!e) {
+        for (size_t a = 0; a < nc; a++) {
+            if (r->cols.in[a] >= 0) {
+                r->check[a] = items[r->cols.in[a]];
+            } else {
+                /* a variable the expression does not use: derivative 0, nothing to check */
+                memset(&r->check[a], 0, sizeof r->check[a]);
+                r->check[a].status = AD_CHECK_PASS;
+            }
+            if (r->check[a].status == AD_CHECK_FAIL) r->check_failed = 1;
+        }
+        if (r->fwd_rev > AD_FWD_REV_TOL) r->check_failed = 1;
+        r->has_check = 1;
+        /* the check swept perturbed points: back to the point itself */
+        e = ad_eval(t, w, x, d);
+        r->value = ad_value(t, w);
+    }
+    free(items);
+    return e;
+}
+
+ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work *w,
+                   ad_result *r, ad_diag *d)
+{
+    ad_errclass e = ad_parse(t, s->src, s->len, d);
+    if (e) return e;
+    size_t ni = ad_tape_ninputs(t), nat = o->nat;
+    double *x = ad_malloc((ni ? ni : 1) * sizeof *x);
+    long *in_of = ad_malloc((nat ? nat : 1) * sizeof *in_of);
+    double *g = ad_malloc((ni ? ni : 1) * sizeof *g), *seeds = NULL;
+    r->diff = ad_malloc(ni ? ni : 1);
+    if (!x || !in_of || !g || !r->diff) { e = nomem(d); goto out; }
+    if ((e = ad_bind(o, t, x, in_of, d))) goto out;
+    int derivs = o->grad || o->hessian || o->order || o->check;
+    if (derivs && (e = ad_columns(o, in_of, ni, &r->cols, r->diff, d))) goto out;
+
+    /* the directional derivative: forward mode unless --mode reverse */
+    if (o->nseed && !o->hessian && !o->order) {
+        unsigned char *sd = ad_malloc(ni ? ni : 1);
+        seeds = sd ? seed_vector(o, in_of, ni, sd) : NULL;
+        if (!seeds) { free(sd); e = nomem(d); goto out; }
         if (o->mode == AD_MODE_REVERSE) {
-            if ((e = ad_eval(t, w, x, d)) || (e = ad_reverse(t, w, r->diff, o->policy, g, d))) goto out;
+            e = ad_eval(t, w, x, d);
+            if (!e) e = ad_reverse(t, w, sd, o->policy, g, d);
             double sum = 0;
-            for (size_t i = 0; i < ni; i++)
-                if (r->diff[i]) sum += g[i] * seeds[i];
+            for (size_t i = 0; !e && i < ni; i++)
+                if (sd[i]) sum += g[i] * seeds[i];
             r->jvp = sum;
             r->has_adjoints = 1;
         } else {
-            if ((e = ad_forward(t, w, x, r->diff, seeds, 1, o->policy, &r->jvp, d))) goto out;
+            e = ad_forward(t, w, x, sd, seeds, 1, o->policy, &r->jvp, d);
             r->has_adjoints = 0;
         }
+        if (!derivs) memcpy(r->diff, sd, ni);
+        free(sd);
+        if (e) goto out;
         r->has_jvp = 1;
         r->value = ad_value(t, w);
     }
-
-    if (o->grad) {
-        /* derivative order: --wrt order, else -at order */
-        size_t ng = o->nwrt ? o->nwrt : nat;
-        r->grad = ad_malloc((ng ? ng : 1) * sizeof *r->grad);
-        r->gnames = ad_malloc((ng ? ng : 1) * sizeof *r->gnames);
-        if (!r->grad || !r->gnames) { e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); goto out; }
-        r->ngrad = ng;
-        memset(r->diff, 0, ni);
-        long *gin = ad_malloc((ng ? ng : 1) * sizeof *gin);   /* tape input of each column */
-        if (!gin) { e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); goto out; }
-        for (size_t c = 0; c < ng; c++) {
-            const char *name = o->nwrt ? o->wrt[c] : o->at[c].name;
-            r->gnames[c] = name;
-            long j = at_index(o, name, strlen(name));
-            gin[c] = j >= 0 ? in_of[j] : -1;
-            if (gin[c] >= 0) r->diff[gin[c]] = 1;
-        }
-        if (o->mode == AD_MODE_FORWARD) {
+    if (o->order && (e = do_order(o, t, w, x, in_of, r, d))) goto out;
+    if (o->check && (e = do_check(o, t, w, x, r, d))) goto out;
+    if (o->hessian) {
+        if ((e = do_hessian(o, t, w, x, in_of, r, d))) goto out;
+    } else if (o->grad) {
+        size_t nc = r->cols.n;
+        r->grad = ad_malloc((nc ? nc : 1) * sizeof *r->grad);
+        if (!r->grad) { e = nomem(d); goto out; }
+        int forward = o->mode == AD_MODE_FORWARD || (o->mode == AD_MODE_AUTO && nc <= 1);
+        if (forward) {
             /* one sweep of width k = the differentiated inputs that occur */
-            size_t k = 0;
-            for (size_t c = 0; c < ng; c++) if (gin[c] >= 0) k++;
-            double *sd = ad_malloc((ni * k > 0 ? ni * k : 1) * sizeof *sd);
-            double *out = ad_malloc((k ? k : 1) * sizeof *out);
-            if (!sd || !out) {
-                free(sd); free(out); free(gin);
-                e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-                goto out;
-            }
-            memset(sd, 0, ni * k * sizeof *sd);
-            size_t col = 0;
-            for (size_t c = 0; c < ng; c++)
-                if (gin[c] >= 0) sd[(size_t)gin[c] * k + col++] = 1;
-            e = ad_forward(t, w, x, r->diff, sd, k, o->policy, out, d);
-            col = 0;
-            for (size_t c = 0; c < ng; c++) r->grad[c] = gin[c] >= 0 ? out[col++] : 0;
+            size_t k;
+            double *sd = unit_seeds(&r->cols, ni, &k);
+            double *fo = ad_malloc((k ? k : 1) * sizeof *fo);
+            if (!sd || !fo) { free(sd); free(fo); e = nomem(d); goto out; }
+            e = ad_forward(t, w, x, r->diff, sd, k, o->policy, fo, d);
+            for (size_t c = 0, col = 0; !e && c < nc; c++) r->grad[c] = r->cols.in[c] >= 0 ? fo[col++] : 0;
             free(sd);
-            free(out);
+            free(fo);
             r->has_adjoints = 0;
         } else {
             e = ad_eval(t, w, x, d);
             if (!e) e = ad_reverse(t, w, r->diff, o->policy, g, d);
-            if (!e)
-                for (size_t c = 0; c < ng; c++) r->grad[c] = gin[c] >= 0 ? g[gin[c]] : 0;
+            for (size_t c = 0; !e && c < nc; c++) r->grad[c] = r->cols.in[c] >= 0 ? g[r->cols.in[c]] : 0;
             r->has_adjoints = 1;
         }
-        free(gin);
         if (e) goto out;
         r->has_grad = 1;
         r->value = ad_value(t, w);
     }
-
-    if (!o->nseed && !o->grad) {
+    if (!o->nseed && !derivs) {
         memset(r->diff, 0, ni);
         if ((e = ad_eval(t, w, x, d))) goto out;
         r->value = ad_value(t, w);
     }
 out:
     free(x);
-    free(at_of);
     free(in_of);
     free(g);
     free(seeds);

@@ -1,19 +1,39 @@
-/* run.h - what the CLI computes for one expression: parse, bind the -at
- * point, and run the engines the options ask for. */
+/* run.h - what the CLI computes: for one expression (parse, bind the -at
+ * point, run the engines the options ask for), or for all of them at once
+ * on one tape (--jacobian, --adjoint). */
 #ifndef AD_RUN_H
 #define AD_RUN_H
 
 #include "adcalc.h"
 #include "options.h"
 
+/* the variables derivatives are taken with respect to: --wrt, else -at */
+typedef struct {
+    size_t n;
+    const char **names;
+    long *in;             /* the tape input of each, or -1 when it does not occur */
+} ad_cols;
+
+/* forward and reverse gradients agree far closer than this; --check
+ * fails above it (the two engines sum the same terms in other orders) */
+#define AD_FWD_REV_TOL 1e-10
+
 typedef struct {
     double value;
-    double *grad;         /* d/dv for the variables in derivative order */
-    const char **gnames;  /* their names */
-    size_t ngrad;
+    ad_cols cols;
+    double *grad;         /* d/dv for the columns */
     int has_grad;
     double jvp;
     int has_jvp;
+    double *hessian;      /* cols x cols, row-major */
+    int has_hessian;
+    double *hvp;          /* H v over the columns */
+    int has_hvp;
+    double *derivs;       /* f', f'', ... f^(order) */
+    int order;
+    ad_check_item *check; /* per column */
+    double fwd_rev;       /* largest relative forward/reverse difference */
+    int has_check, check_failed;
     int has_adjoints;     /* the workspace holds a reverse sweep (for the dump) */
     unsigned char *diff;  /* differentiated inputs of the last sweep (for the dump) */
 } ad_result;
@@ -24,5 +44,28 @@ void ad_result_free(ad_result *r);
 /* records s on t and computes what o asks for, using w; on failure d says why */
 ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work *w,
                    ad_result *r, ad_diag *d);
+
+/* all the expressions as outputs of one tape */
+typedef struct {
+    size_t m;
+    double *values;       /* m */
+    ad_cols cols;
+    double *jac;          /* m x cols, row-major */
+    int has_jac;
+    double *vjp;          /* cols */
+    int has_vjp;
+    double *jvp;          /* m */
+    int has_jvp;
+} ad_joint;
+
+/* shared by run.c and run_joint.c */
+ad_errclass ad_bind(const ad_options *o, const ad_tape *t, double *x, long *in_of, ad_diag *d);
+ad_errclass ad_columns(const ad_options *o, const long *in_of, size_t ni, ad_cols *c,
+                       unsigned char *diff, ad_diag *d);
+
+void ad_joint_init(ad_joint *j);
+void ad_joint_free(ad_joint *j);
+/* --jacobian, --adjoint: on failure d->src names the expression at fault */
+ad_errclass ad_run_joint(const ad_options *o, ad_tape *t, ad_work *w, ad_joint *j, ad_diag *d);
 
 #endif
