@@ -2,8 +2,10 @@
  * parsing of -at values, parsing and recording, the primal sweep, forward
  * and reverse mode, the tape dump in every format and the result printers.
  *
- * Input: byte 0 picks the options (policy, seeds, dump format); then the
- * -at text up to the first newline; the rest is the expression.  Besides
+ * Input: byte 0 picks the options (policy, output format, dump, seeds,
+ * Hessian, Taylor order, Jacobian); then the -at text up to the first
+ * newline; the rest is the expression (for the Jacobian, split in two at
+ * the first ';').  Besides
  * the sanitizers, it checks one invariant: forward and reverse mode agree
  * on the outcome class and, when they succeed, on the value to the bit.
  * Build: make fuzz (clang with -fsanitize=fuzzer,address,undefined). */
@@ -31,6 +33,16 @@ static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *va
     ad_errclass e = ad_options_parse(&o, argc, argv, &d);
     if (e) {
         ad_print_error(sink(), &o, NULL, &d);
+        ad_options_free(&o);
+        return e;
+    }
+    if (o.jacobian || o.adjoint) {
+        ad_joint J;
+        ad_joint_init(&J);
+        e = ad_run_joint(&o, t, w, &J, &d);
+        if (e) ad_print_error(sink(), &o, &o.src[d.src], &d);
+        else ad_print_joint(sink(), &o, &J);
+        ad_joint_free(&J);
         ad_options_free(&o);
         return e;
     }
@@ -92,6 +104,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ef && memcmp(&vf, &vr, sizeof vf) != 0 && !(vf != vf && vr != vr)) {
         fprintf(stderr, "values differ: %.17g vs %.17g\n", vf, vr);
         abort();
+    }
+    if (flags & 16) {
+        char *hv[16] = {"adcalc", "-e", expr, "--hessian", "--nondiff", (char *)policy, "--format", (char *)fmt};
+        double v = 0;
+        int n = 8;
+        if (atlen) { hv[n++] = "-at"; hv[n++] = at; }
+        if (flags & 8 && atlen) { hv[n++] = "--seed"; hv[n++] = at; }
+        one(n, hv, t, w, &v, 0);
+    }
+    if (flags & 32) {
+        char ord[8];
+        snprintf(ord, sizeof ord, "%d", 1 + flags % 7 * 3);
+        char *ov[16] = {"adcalc", "-e", expr, "--order", ord, "--nondiff", (char *)policy, "--format", (char *)fmt};
+        double v = 0;
+        int n = 9;
+        if (atlen) { ov[n++] = "-at"; ov[n++] = at; ov[n++] = "--seed"; ov[n++] = at; }
+        one(n, ov, t, w, &v, 0);
+        char *cv[16] = {"adcalc", "-e", expr, "--check", "--nondiff", (char *)policy};
+        n = 6;
+        if (atlen) { cv[n++] = "-at"; cv[n++] = at; }
+        one(n, cv, t, w, &v, 0);
+    }
+    if (flags & 64) {
+        /* two outputs of one tape */
+        char *semi = strchr(expr, ';');
+        char *e2 = semi ? semi + 1 : expr;
+        if (semi) *semi = 0;
+        char *jv[20] = {"adcalc", "-e", expr, "-e", e2, "--jacobian", "--adjoint", "1,-2", "--mode",
+                        (flags & 128) ? "reverse" : "auto", "--format", (char *)fmt};
+        double v = 0;
+        int n = 12;
+        if (atlen) { jv[n++] = "-at"; jv[n++] = at; jv[n++] = "--seed"; jv[n++] = at; }
+        one(n, jv, t, w, &v, 0);
     }
     if (flags & 8) {
         /* a seed on every -at variable: the directional derivative path */
