@@ -73,11 +73,13 @@ static void push_arg(ad_pctx *P, int32_t node)
     int32_t node;          /* a tape node (recording index) */
     size_t count;          /* arguments pushed on P->args */
     const ad_fninfo *fn;   /* a function's table entry */
+    long ufn;              /* a user function (program.c) */
 }
 
 %token <node> NUM "number"
 %token <node> VAR "name"
 %token <fn>   FUNC "function"
+%token <ufn>  UFUNC "user function"
 %type  <node> expr
 %type  <count> args
 
@@ -117,6 +119,22 @@ expr
                       "'%s' is a function: call it as %s(...)", $1->name, $1->name);
             YYABORT;
         }
+    | UFUNC '(' args ')'     {
+            $$ = ad_inline_call(P, (size_t)$1, $3, @1.first_line, @1.first_column);
+            if ($$ < 0) YYABORT;
+        }
+    | UFUNC '(' ')'          {
+            $$ = ad_inline_call(P, (size_t)$1, 0, @1.first_line, @1.first_column);
+            if ($$ < 0) YYABORT;
+        }
+    | UFUNC                  {
+            char q[80];
+            ad_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+                      "'%s' is a function: call it as %s(...)",
+                      ad_quote(q, sizeof q, P->src + @1.off, @1.end - @1.off),
+                      ad_quote(q, sizeof q, P->src + @1.off, @1.end - @1.off));
+            YYABORT;
+        }
     | VAR '(' {
             char q[80];
             size_t len = @1.end - @1.off;
@@ -150,6 +168,7 @@ static const char *describe(ad_pctx *P, yysymbol_kind_t k, const AD_YYLTYPE *l, 
     case YYSYMBOL_VAR:
         snprintf(buf, n, "name '%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
         return buf;
+    case YYSYMBOL_UFUNC:
     case YYSYMBOL_FUNC:
         snprintf(buf, n, "function '%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
         return buf;
@@ -170,9 +189,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ad_p
     int want_operand = 0, want_operator = 0, want_comma = 0, want_close = 0;
     for (int i = 0; i < nexp; i++) {
         if (exp[i] == YYSYMBOL_NUM) want_operand = 1;
-        if (exp[i] == YYSYMBOL_8_) want_operator = 1;      /* '*' */
-        if (exp[i] == YYSYMBOL_14_) want_comma = 1;        /* ',' */
-        if (exp[i] == YYSYMBOL_13_) want_close = 1;        /* ')' */
+        if (exp[i] == YYTRANSLATE('*')) want_operator = 1;
+        if (exp[i] == YYTRANSLATE(',')) want_comma = 1;
+        if (exp[i] == YYTRANSLATE(')')) want_close = 1;
     }
     char what[128];
     const char *d = describe(P, k, l, what, sizeof what);

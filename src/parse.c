@@ -1,6 +1,7 @@
-/* parse.c - ad_parse(): runs the Flex scanner and Bison parser over one
- * expression, recording it on a tape, and turns every failure (syntax,
- * names, nesting, memory) into a diagnostic. */
+/* parse.c - running the Flex scanner and Bison parser over one span of a
+ * program (an expression), recording it on a tape, and turning every
+ * failure (syntax, names, nesting, memory) into a diagnostic; ad_parse and
+ * ad_parse_many over whole sources.  Statements are program.c's. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,19 +43,27 @@ const char *ad_quote(char *buf, size_t bufsz, const char *s, size_t len)
     return buf;
 }
 
-/* records one source as the next output of t (not finished) */
-static ad_errclass parse_one(ad_tape *t, const char *src, size_t len, ad_diag *d)
+int32_t ad_parse_span(ad_tape *t, ad_prog *prog, size_t off, size_t len, int line, int col,
+                      const ad_param *params, size_t nparams, int depth, ad_diag *d,
+                      ad_errclass *e)
 {
-    if (len > (size_t)INT32_MAX - 2)
-        return ad_diag_set(d, AD_E_SYNTAX, 0, 0, "expression longer than 2 GiB");
-
+    if (len > (size_t)INT32_MAX - 2 || off > (size_t)INT32_MAX - 2 - len) {
+        *e = ad_diag_set(d, AD_E_SYNTAX, 0, 0, "program longer than 2 GiB");
+        return -1;
+    }
     ad_pctx P;
     memset(&P, 0, sizeof P);
     P.t = t;
-    P.src = src;
-    P.len = len;
+    P.prog = prog;
+    P.params = params;
+    P.nparams = nparams;
+    P.depth = depth;
+    P.src = prog->src;
+    P.len = prog->len;
     P.diag = d;
-    P.line = P.col = P.end_line = P.end_col = 1;
+    P.line = P.end_line = line;
+    P.col = P.end_col = col;
+    P.off = P.end_off = off;
     P.root = -1;
 
     yyscan_t scanner = NULL;
@@ -65,7 +74,7 @@ static ad_errclass parse_one(ad_tape *t, const char *src, size_t len, ad_diag *d
         if (ad_yylex_init_extra(&P, &scanner) != 0) {
             status = -1;
         } else {
-            ad_yy_scan_bytes(src, (int)len, scanner);
+            ad_yy_scan_bytes(prog->src + off, (int)len, scanner);
             status = ad_yyparse(scanner, &P);
         }
     }
@@ -73,15 +82,16 @@ static ad_errclass parse_one(ad_tape *t, const char *src, size_t len, ad_diag *d
     free(P.args);
     free(P.parens);
 
-    if (status == -1 || t->nomem || (status == 2 && !P.failed))
-        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");
-    if (status != 0 || P.failed) {
-        if (P.failed) return P.cls;
-        return ad_diag_set(d, AD_E_SYNTAX, 1, 1, "syntax error");
+    if (status == -1 || t->nomem || (status == 2 && !P.failed)) {
+        *e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");
+        return -1;
     }
-    if (ad_tape_add_output(t, P.root) < 0)
-        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
-    return AD_E_NONE;
+    if (status != 0 || P.failed) {
+        *e = P.failed ? P.cls : ad_diag_set(d, AD_E_SYNTAX, line, col, "syntax error");
+        return -1;
+    }
+    *e = AD_E_NONE;
+    return P.root;
 }
 
 ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *lens, size_t m,
@@ -90,7 +100,7 @@ ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *len
     ad_tape_reset(t);
     for (size_t i = 0; i < m; i++) {
         t->cursrc = (int32_t)i;
-        ad_errclass e = parse_one(t, srcs[i], lens[i], d);
+        ad_errclass e = ad_parse_program(t, srcs[i], lens[i], d);
         if (e) {
             if (failed) *failed = i;
             ad_tape_reset(t);

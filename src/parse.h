@@ -8,8 +8,43 @@
 #include "tape.h"
 #include "ops.h"
 
+/* a parameter of a user function, bound to an argument's node while the
+ * function's body is inlined */
+typedef struct {
+    const char *name;
+    size_t len;
+    int32_t node;
+} ad_param;
+
+/* a user function f(u, v) = body: spans of the program source */
+typedef struct {
+    size_t name_off, name_len;
+    size_t *param_off, *param_len;
+    size_t nparams;
+    size_t body_off, body_len;
+    int body_line, body_col;
+    int defining;          /* its body is being checked: a call is recursion */
+} ad_ufunc;
+
+/* the program being recorded: its source, the names assignments have
+ * bound (to recording indices) and the user functions */
+typedef struct ad_prog {
+    const char *src;
+    size_t len;
+    ad_symtab bindings;
+    ad_symtab funcs;       /* name -> index in fn */
+    ad_ufunc *fn;
+    size_t nfn, fncap;
+} ad_prog;
+
+#define AD_MAX_INLINE_DEPTH 64   /* user functions calling user functions */
+
 typedef struct ad_pctx {
     ad_tape *t;
+    ad_prog *prog;          /* NULL outside programs (never, today) */
+    const ad_param *params; /* while inlining a user function */
+    size_t nparams;
+    int depth;              /* inlining depth */
     const char *src;
     size_t len;
     ad_diag *diag;
@@ -39,6 +74,22 @@ const char *ad_quote(char *buf, size_t bufsz, const char *s, size_t len);
 /* records fn(args...) with the nargs arguments on top of P->args; returns
  * the node or -1 after setting a diagnostic */
 int32_t ad_call(ad_pctx *P, const ad_fninfo *fn, size_t nargs, int line, int col);
+/* inlines user function number fn with the nargs arguments on top of
+ * P->args (program.c); the node or -1 after setting a diagnostic */
+int32_t ad_inline_call(ad_pctx *P, size_t fn, size_t nargs, int line, int col);
+/* the node a name stands for: a parameter, an assigned name, or an input */
+int32_t ad_resolve_name(ad_pctx *P, const char *name, size_t len, int line, int col);
+/* the user function called name, or -1 */
+long ad_user_function(const ad_pctx *P, const char *name, size_t len);
+
+/* Parses src[off..off+len) of prog (positions counted from line:col) as one
+ * expression and records it; returns its root node, or -1 with *e and d
+ * set.  params bind names while a user function is inlined. */
+int32_t ad_parse_span(ad_tape *t, ad_prog *prog, size_t off, size_t len, int line, int col,
+                      const ad_param *params, size_t nparams, int depth, ad_diag *d,
+                      ad_errclass *e);
+/* records a whole program as the next output of t (program.c) */
+ad_errclass ad_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d);
 /* the closest function name to name (for "did you mean"), or NULL */
 const char *ad_suggest_function(const char *name, size_t len);
 

@@ -70,6 +70,18 @@ static int grow(ad_symtab *s)
     return 0;
 }
 
+int ad_symtab_set(ad_symtab *s, const void *key, size_t len, int32_t val)
+{
+    if (s->cap) {
+        struct ad_symslot *e = find(s, fnv1a(key, len), key, len);
+        if (e->val >= 0) {
+            e->val = val;
+            return 0;
+        }
+    }
+    return ad_symtab_put(s, key, len, val);
+}
+
 int ad_symtab_put(ad_symtab *s, const void *key, size_t len, int32_t val)
 {
     if ((s->count + 1) * 2 > s->cap && grow(s) < 0) return -1;

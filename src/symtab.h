@@ -21,5 +21,7 @@ void ad_symtab_clear(ad_symtab *s);  /* empty, keeping capacity */
 int32_t ad_symtab_get(const ad_symtab *s, const void *key, size_t len);
 /* stores key -> val (key must be absent); returns 0, or -1 when out of memory */
 int ad_symtab_put(ad_symtab *s, const void *key, size_t len, int32_t val);
+/* stores key -> val, replacing any earlier value; 0 or -1 */
+int ad_symtab_set(ad_symtab *s, const void *key, size_t len, int32_t val);
 
 #endif

@@ -42,6 +42,7 @@ void ad_tape_free(ad_tape *t)
     free(t->rtext);
     free(t->rleaf);
     free(t->map);
+    free(t->live);
     free(t->pool);
     free(t->outs);
     ad_symtab_free(&t->vars);
@@ -142,19 +143,38 @@ int ad_tape_finish(ad_tape *t)
     t->text = ad_malloc((nl ? nl : 1) * sizeof *t->text);
     if (!t->cval || !t->text) return -1;
 
+    /* dead code: operations and constants no output depends on (a program's
+     * unused statements, a function body checked but never called).  The
+     * operands of a node were recorded before it, so one backward pass
+     * finds what is live.  Inputs always stay. */
+    if (ad_grow((void **)&t->live, &t->livecap, n, 1) < 0) return -1;
+    memset(t->live, 0, n);
+    for (size_t o = 0; o < t->nout; o++) t->live[t->outs[o]] = 1;
+    for (size_t r = n; r-- > 0;) {
+        if (t->code[r].op == AD_OP_INPUT) t->live[r] = 1;
+        if (!t->live[r]) continue;
+        if (t->code[r].a >= 0) t->live[t->code[r].a] = 1;
+        if (t->code[r].b >= 0) t->live[t->code[r].b] = 1;
+    }
+    size_t nconsts = 0;
+    for (size_t l = 0; l < nl; l++) nconsts += t->code[t->rleaf[l]].op == AD_OP_CONST && t->live[t->rleaf[l]];
+    t->nconsts = nconsts;
+
     /* leaves first: inputs, then constants, each in recording order */
     size_t in = 0, cn = t->ninputs;
     for (size_t l = 0; l < nl; l++) {
         int32_t r = t->rleaf[l];
+        if (!t->live[r]) continue;
         size_t dst = t->code[r].op == AD_OP_INPUT ? in++ : cn++;
         t->map[r] = (uint32_t)dst;
         t->text[dst] = t->rtext[l];
         if (dst >= t->ninputs) t->cval[dst - t->ninputs] = t->rcval[l];
     }
-    size_t next = nl;
+    size_t next = t->ninputs + nconsts;
     for (size_t r = 0; r < n; r++) {
         ad_instr c = t->code[r];
         size_t dst;
+        if (!t->live[r]) continue;
         if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
             dst = t->map[r];
         } else {
@@ -167,6 +187,7 @@ int ad_tape_finish(ad_tape *t)
         t->pos2[dst] = t->pos[r];
     }
     for (size_t o = 0; o < t->nout; o++) t->outs[o] = (int32_t)t->map[t->outs[o]];
+    t->n = next;
     /* swap buffers: the old ones are kept as capacity for the next recording */
     ad_instr *tc = t->code; t->code = t->code2; t->code2 = tc;
     ad_pos *tp = t->pos; t->pos = t->pos2; t->pos2 = tp;

@@ -43,6 +43,8 @@ struct ad_tape {
     size_t nleaves, leafcap;
     uint32_t *map;
     size_t mapcap;
+    unsigned char *live;  /* nodes an output depends on (ad_tape_finish) */
+    size_t livecap;
     char *pool;
     size_t pool_len, pool_cap;
     ad_symtab vars, consts;

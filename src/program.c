@@ -1,0 +1,349 @@
+/* program.c - programs: statements separated by ';' or line ends, '#'
+ * comments, assignments (name = expr; each writes fresh tape nodes, so
+ * reassignment is SSA and x = x + 1 still differentiates with respect to
+ * the input x) and user functions (f(u, v) = expr), inlined at each call
+ * by parsing their body again with the parameters bound to the argument
+ * nodes.  The last expression statement is the output. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include "program.h"
+#include "parse.h"
+#include "alloc.h"
+
+static int idstart(int c) { return isalpha(c) || c == '_'; }
+static int idchar(int c) { return isalnum(c) || c == '_'; }
+
+/* advance over one byte, keeping line:col */
+static void step(const char *s, size_t *i, int *line, int *col)
+{
+    if (s[*i] == '\n') { (*line)++; *col = 1; }
+    else (*col)++;
+    (*i)++;
+}
+
+/* skip blanks, line ends and comments in [*i, end) */
+static void skip_space(const char *s, size_t end, size_t *i, int *line, int *col)
+{
+    while (*i < end) {
+        if (s[*i] == '#') {
+            while (*i < end && s[*i] != '\n') step(s, i, line, col);
+        } else if (isspace((unsigned char)s[*i])) {
+            step(s, i, line, col);
+        } else {
+            break;
+        }
+    }
+}
+
+int ad_next_stmt(const char *s, size_t len, size_t *pos, int *line, int *col, ad_stmt *st)
+{
+    size_t i = *pos;
+    if (i >= len) return 0;
+    memset(st, 0, sizeof *st);
+    st->off = i;
+    st->line = *line;
+    st->col = *col;
+    int depth = 0;
+    char last = 0;   /* the last byte of the last token */
+    size_t end = len, next = len;
+    int l = *line, c = *col;
+    while (i < len) {
+        char ch = s[i];
+        if (ch == '#') {
+            while (i < len && s[i] != '\n') step(s, &i, &l, &c);
+            continue;
+        }
+        if (ch == ';' && depth <= 0) { end = i; next = i + 1; break; }
+        if (ch == '\n' && depth <= 0 && (idchar((unsigned char)last) || last == '.' || last == ')')) {
+            end = i;
+            next = i + 1;
+            break;
+        }
+        if (ch == '(') depth++;
+        else if (ch == ')') depth--;
+        if (!isspace((unsigned char)ch)) last = ch;
+        step(s, &i, &l, &c);
+    }
+    st->len = end - st->off;
+    /* the position after the separator */
+    if (next > end) step(s, &i, &l, &c);
+    *pos = next;
+    *line = l;
+    *col = c;
+
+    /* what kind of statement: look at its first tokens */
+    size_t j = st->off, e = end;
+    int jl = st->line, jc = st->col;
+    skip_space(s, e, &j, &jl, &jc);
+    if (j >= e) { st->kind = AD_STMT_EMPTY; return 1; }
+    st->kind = AD_STMT_EXPR;
+    if (!idstart((unsigned char)s[j])) return 1;
+    size_t name = j;
+    while (j < e && idchar((unsigned char)s[j])) step(s, &j, &jl, &jc);
+    size_t name_len = j - name;
+    skip_space(s, e, &j, &jl, &jc);
+    if (j < e && s[j] == '=' && (j + 1 >= e || s[j + 1] != '=')) {
+        st->kind = AD_STMT_ASSIGN;
+    } else if (j < e && s[j] == '(') {
+        /* f(...) = ... is a definition; f(...) alone a call */
+        size_t popen = j + 1, k = j + 1;
+        int d = 1;
+        while (k < e && d > 0) {
+            if (s[k] == '(') d++;
+            else if (s[k] == ')') d--;
+            if (d > 0) k++;
+        }
+        if (k >= e) return 1;
+        size_t close = k;
+        int kl = jl, kc = jc;
+        for (k = j; k <= close;) step(s, &k, &kl, &kc);
+        skip_space(s, e, &k, &kl, &kc);
+        if (!(k < e && s[k] == '=' && (k + 1 >= e || s[k + 1] != '='))) return 1;
+        st->kind = AD_STMT_DEF;
+        st->params_off = popen;
+        st->params_len = close - popen;
+        j = k;
+        jl = kl;
+        jc = kc;
+    } else {
+        return 1;
+    }
+    st->name_off = name;
+    st->name_len = name_len;
+    step(s, &j, &jl, &jc);   /* the '=' */
+    st->rhs_off = j;
+    st->rhs_line = jl;
+    st->rhs_col = jc;
+    return 1;
+}
+
+/* ---- recording ---- */
+
+static ad_errclass perr(ad_diag *d, ad_errclass cls, int line, int col, const char *fmt,
+                        const char *name, size_t len)
+{
+    char q[80];
+    snprintf(q, sizeof q, "%.*s%s", (int)(len > 60 ? 60 : len), name, len > 60 ? "..." : "");
+    return ad_diag_set(d, cls, line, col, fmt, q);
+}
+
+/* what a name already means, for a clash; NULL when it is free */
+static const char *taken(const ad_prog *g, const char *name, size_t len)
+{
+    if ((len == 2 && !memcmp(name, "pi", 2)) || (len == 1 && name[0] == 'e')) return "a constant";
+    if (ad_fn_lookup(name, len)) return "a built-in function";
+    if (ad_symtab_get(&g->funcs, name, len) >= 0) return "a function";
+    return NULL;
+}
+
+static ad_errclass define(ad_tape *t, ad_prog *g, const ad_stmt *st, ad_diag *d)
+{
+    const char *s = g->src, *name = s + st->name_off;
+    size_t nl = st->name_len;
+    const char *what = taken(g, name, nl);
+    if (what && strcmp(what, "a function") != 0)
+        return perr(d, AD_E_NAME, st->line, st->col, "cannot define '%s': the name is taken by a built-in", name, nl);
+    if (ad_symtab_get(&g->bindings, name, nl) >= 0)
+        return perr(d, AD_E_NAME, st->line, st->col, "cannot define function '%s': it is a variable", name, nl);
+    /* the parameters: names separated by commas */
+    ad_ufunc f;
+    memset(&f, 0, sizeof f);
+    f.name_off = st->name_off;
+    f.name_len = nl;
+    size_t i = st->params_off, end = st->params_off + st->params_len;
+    int pl = st->line, pc = st->col;   /* good enough for parameter errors */
+    while (i <= end) {
+        while (i < end && isspace((unsigned char)s[i])) i++;
+        size_t b = i;
+        while (i < end && idchar((unsigned char)s[i])) i++;
+        size_t plen = i - b;
+        while (i < end && isspace((unsigned char)s[i])) i++;
+        if (plen == 0 && f.nparams == 0 && i == end) break;   /* f() = ... */
+        if (plen == 0 || !idstart((unsigned char)s[b]) || (i < end && s[i] != ',')) {
+            free(f.param_off);
+            free(f.param_len);
+            return perr(d, AD_E_SYNTAX, pl, pc, "the parameters of '%s' must be names separated by commas", name, nl);
+        }
+        if (taken(g, s + b, plen)) {
+            free(f.param_off);
+            free(f.param_len);
+            return perr(d, AD_E_NAME, pl, pc, "parameter '%s' is a reserved name", s + b, plen);
+        }
+        for (size_t k = 0; k < f.nparams; k++)
+            if (f.param_len[k] == plen && !memcmp(s + f.param_off[k], s + b, plen)) {
+                free(f.param_off);
+                free(f.param_len);
+                return perr(d, AD_E_NAME, pl, pc, "parameter '%s' given twice", s + b, plen);
+            }
+        size_t *no = ad_realloc(f.param_off, (f.nparams + 1) * sizeof *no);
+        if (no) f.param_off = no;
+        size_t *nn = no ? ad_realloc(f.param_len, (f.nparams + 1) * sizeof *nn) : NULL;
+        if (!no || !nn) {
+            free(f.param_off);
+            free(f.param_len);
+            return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        }
+        f.param_len = nn;
+        f.param_off[f.nparams] = b;
+        f.param_len[f.nparams++] = plen;
+        i++;   /* the ',' */
+    }
+    f.body_off = st->rhs_off;
+    f.body_len = st->off + st->len - st->rhs_off;
+    f.body_line = st->rhs_line;
+    f.body_col = st->rhs_col;
+    f.defining = 1;
+    if (ad_grow((void **)&g->fn, &g->fncap, g->nfn + 1, sizeof *g->fn) < 0) {
+        free(f.param_off);
+        free(f.param_len);
+        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    }
+    size_t idx = g->nfn++;
+    g->fn[idx] = f;
+    if (ad_symtab_set(&g->funcs, name, nl, (int32_t)idx) < 0) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    /* check the body once, its parameters bound to stand-in constants: its
+     * nodes feed no output and are dropped when the tape is finished */
+    ad_param *ps = ad_malloc((f.nparams ? f.nparams : 1) * sizeof *ps);
+    if (!ps) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    ad_errclass e = AD_E_NONE;
+    for (size_t k = 0; k < f.nparams; k++) {
+        ps[k].name = s + f.param_off[k];
+        ps[k].len = f.param_len[k];
+        ps[k].node = ad_rec_const(t, 1, "1", 1, f.body_line, f.body_col);
+        if (ps[k].node < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    }
+    if (!e) {
+        if (f.body_len == 0 || strspn(s + f.body_off, " \t\r\n") >= f.body_len)
+            e = perr(d, AD_E_SYNTAX, f.body_line, f.body_col, "the body of '%s' is empty", name, nl);
+        else
+            ad_parse_span(t, g, f.body_off, f.body_len, f.body_line, f.body_col, ps, f.nparams, 1, d, &e);
+    }
+    free(ps);
+    g->fn[idx].defining = 0;
+    return e;
+}
+
+long ad_user_function(const ad_pctx *P, const char *name, size_t len)
+{
+    if (!P->prog) return -1;
+    return ad_symtab_get(&P->prog->funcs, name, len);
+}
+
+int32_t ad_resolve_name(ad_pctx *P, const char *name, size_t len, int line, int col)
+{
+    for (size_t k = 0; k < P->nparams; k++)
+        if (P->params[k].len == len && !memcmp(P->params[k].name, name, len)) return P->params[k].node;
+    if (P->prog) {
+        int32_t b = ad_symtab_get(&P->prog->bindings, name, len);
+        if (b >= 0) return b;
+    }
+    return ad_rec_var(P->t, name, len, line, col);
+}
+
+int32_t ad_inline_call(ad_pctx *P, size_t fi, size_t nargs, int line, int col)
+{
+    ad_prog *g = P->prog;
+    ad_ufunc *f = &g->fn[fi];
+    const char *name = g->src + f->name_off;
+    char q[80];
+    snprintf(q, sizeof q, "%.*s", (int)(f->name_len > 60 ? 60 : f->name_len), name);
+    if (f->defining) {
+        ad_perror(P, AD_E_NAME, line, col, "'%s' calls itself: recursion is not supported", q);
+        return -1;
+    }
+    if (nargs != f->nparams) {
+        ad_perror(P, AD_E_SYNTAX, line, col, "%s takes %zu argument%s, got %zu", q, f->nparams,
+                  f->nparams == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    if (P->depth >= AD_MAX_INLINE_DEPTH) {
+        ad_perror(P, AD_E_SYNTAX, line, col, "functions call each other more than %d deep",
+                  AD_MAX_INLINE_DEPTH);
+        return -1;
+    }
+    ad_param *ps = ad_malloc((nargs ? nargs : 1) * sizeof *ps);
+    if (!ps) longjmp(P->oom, 1);
+    for (size_t k = 0; k < nargs; k++) {
+        ps[k].name = g->src + f->param_off[k];
+        ps[k].len = f->param_len[k];
+        ps[k].node = P->args[P->nargs - nargs + k];
+    }
+    ad_errclass e;
+    int32_t r = ad_parse_span(P->t, g, f->body_off, f->body_len, f->body_line, f->body_col, ps,
+                              nargs, P->depth + 1, P->diag, &e);
+    free(ps);
+    P->nargs -= nargs;
+    if (r < 0) {
+        /* the body's own parse has said what is wrong */
+        P->failed = 1;
+        P->cls = e;
+        return -1;
+    }
+    return r;
+}
+
+ad_errclass ad_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d)
+{
+    ad_prog g;
+    memset(&g, 0, sizeof g);
+    g.src = src;
+    g.len = len;
+    ad_symtab_init(&g.bindings);
+    ad_symtab_init(&g.funcs);
+    ad_errclass e = AD_E_NONE;
+    int32_t out = -1;
+    size_t pos = 0;
+    int line = 1, col = 1, out_line = 1, out_col = 1, any = 0;
+    ad_stmt st;
+    while (!e && ad_next_stmt(src, len, &pos, &line, &col, &st)) {
+        if (st.kind == AD_STMT_EMPTY) continue;
+        any = 1;
+        if (st.kind == AD_STMT_DEF) {
+            e = define(t, &g, &st, d);
+            continue;
+        }
+        if (st.kind == AD_STMT_ASSIGN) {
+            const char *name = src + st.name_off;
+            const char *what = taken(&g, name, st.name_len);
+            if (what) {
+                char fmt[80];
+                snprintf(fmt, sizeof fmt, "cannot assign to '%%s': it is %s", what);
+                e = perr(d, AD_E_NAME, st.line, st.col, fmt, name, st.name_len);
+                break;
+            }
+            size_t rl = st.off + st.len - st.rhs_off;
+            if (strspn(src + st.rhs_off, " \t\r\n") >= rl) {
+                e = perr(d, AD_E_SYNTAX, st.rhs_line, st.rhs_col, "nothing to assign to '%s'", name, st.name_len);
+                break;
+            }
+            int32_t r = ad_parse_span(t, &g, st.rhs_off, rl, st.rhs_line, st.rhs_col, NULL, 0, 0, d, &e);
+            if (r >= 0 && ad_symtab_set(&g.bindings, name, st.name_len, r) < 0)
+                e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+            continue;
+        }
+        if (out >= 0) {
+            /* an expression whose value nothing uses is a mistake: most
+             * often an expression broken across lines before an operator */
+            e = ad_diag_set(d, AD_E_SYNTAX, out_line, out_col,
+                            "this expression's value is unused: only the last expression is the "
+                            "output (to continue it on the next line, end the line with an operator)");
+            break;
+        }
+        out = ad_parse_span(t, &g, st.off, st.len, st.line, st.col, NULL, 0, 0, d, &e);
+        out_line = st.line;
+        out_col = st.col;
+    }
+    if (!e && !any) e = ad_diag_set(d, AD_E_SYNTAX, 1, 1, "empty expression");
+    if (!e && out < 0)
+        e = ad_diag_set(d, AD_E_SYNTAX, line, col, "no expression to evaluate: the last statement is not an expression");
+    if (!e && ad_tape_add_output(t, out) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
+    for (size_t i = 0; i < g.nfn; i++) {
+        free(g.fn[i].param_off);
+        free(g.fn[i].param_len);
+    }
+    free(g.fn);
+    ad_symtab_free(&g.bindings);
+    ad_symtab_free(&g.funcs);
+    return e;
+}
