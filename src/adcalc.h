@@ -112,6 +112,12 @@ ad_errclass ad_reverse(const ad_tape *t, ad_work *w, const unsigned char *diff,
 ad_errclass ad_reverse_outputs(const ad_tape *t, ad_work *w, const unsigned char *diff,
                                ad_policy pol, const double *wout, double *grad, ad_diag *d);
 
+/* The reverse sweep of output 0 with every local partial replaced by its
+ * magnitude: grad[i] bounds the terms whose sum is d(output)/d(input i),
+ * the scale for comparing two ways of summing them (--check). */
+ad_errclass ad_reverse_magnitudes(const ad_tape *t, ad_work *w, const unsigned char *diff,
+                                  ad_policy pol, double *grad, ad_diag *d);
+
 /* Forward mode with dual numbers of width k: one sweep computes the value
  * and k directional derivatives.  seeds is ninputs x k, row-major (the
  * tangent of input i in direction j is seeds[i*k + j]); out receives the k
@@ -170,7 +176,7 @@ double ad_value(const ad_tape *t, const ad_work *w);  /* output 0 after a sweep 
 double ad_output_value(const ad_tape *t, const ad_work *w, size_t o);
 
 /* ---- the tape listing ---- */
-typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON } ad_dump_format;
+typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON, AD_DUMP_DOT } ad_dump_format;
 /* writes the tape with the values (and adjoints, when with_adjoints) of the
  * last sweep in w; src is echoed in the header.  Returns 0, or -1 on a
  * write error. */

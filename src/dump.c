@@ -6,7 +6,9 @@
  * a constant's literal ('-' otherwise), d_a, d_b the local partials used by
  * the sweep, adjoint the reverse-mode adjoint ('-' where the node has none).
  * text: '#' header lines, then aligned rows; tsv: rows only, tab-separated;
- * json: one object with a "nodes" array.  Documented in adcalc(1). */
+ * json: one object with a "nodes" array; dot: a Graphviz digraph of the
+ * same nodes (op, value, adjoint; inputs and the output marked), edges from
+ * operands to operations.  Documented in adcalc(1). */
 #include <stdint.h>
 #include <string.h>
 #include "work.h"
@@ -82,13 +84,61 @@ static void header_expr(FILE *f, const char *src, size_t len)
     if (len > max) fputs("...", f);
 }
 
+/* a DOT string: quotes and backslashes escaped, other odd bytes dropped */
+static void dot_string(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') putc('\\', f);
+        if (c >= 32 && c < 127) putc(c, f);
+    }
+}
+
+static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *diff,
+                     ad_policy pol, int with_adj, const char *src, size_t srclen)
+{
+    row r;
+    size_t n = t->n;
+    fputs("digraph tape {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n  label=\"", f);
+    dot_string(f, src, srclen > 200 ? 200 : srclen);
+    fprintf(f, "%s\";\n  labelloc=t;\n", srclen > 200 ? "..." : "");
+    for (size_t i = 0; i < n; i++) {
+        fill(&r, t, w, diff, pol, with_adj, i);
+        const ad_instr c = t->code[i];
+        int is_out = 0;
+        for (size_t o = 0; o < t->nout; o++) is_out |= (size_t)t->outs[o] == i;
+        fprintf(f, "  t%zu [label=\"t%zu: %s", i, i, r.op);
+        if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
+            fputs(" ", f);
+            dot_string(f, r.param, r.paramlen > 40 ? 40 : r.paramlen);
+        }
+        fprintf(f, "\\nvalue %s", r.val);
+        if (strcmp(r.adj, "-") != 0) fprintf(f, "\\nadjoint %s", r.adj);
+        if (is_out) fputs("\\noutput", f);
+        fputs("\"", f);
+        if (c.op == AD_OP_INPUT) fputs(", shape=invhouse, style=filled, fillcolor=lightblue", f);
+        else if (c.op == AD_OP_CONST) fputs(", shape=plaintext", f);
+        if (is_out) fputs(", peripheries=2, style=filled, fillcolor=lightyellow", f);
+        fputs("];\n", f);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const ad_instr c = t->code[i];
+        if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) continue;
+        fprintf(f, "  t%d -> t%zu;\n", c.a, i);
+        if (c.b >= 0) fprintf(f, "  t%d -> t%zu;\n", c.b, i);
+    }
+    fputs("}\n", f);
+}
+
 int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *diff,
             ad_policy pol, int with_adj, ad_dump_format fmt, const char *src, size_t srclen)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
     size_t bytes = n * ad_node_bytes();
     row r;
-    if (fmt == AD_DUMP_JSON) {
+    if (fmt == AD_DUMP_DOT) {
+        dump_dot(f, t, w, diff, pol, with_adj, src, srclen);
+    } else if (fmt == AD_DUMP_JSON) {
         fprintf(f, "{\"format\": \"adcalc-tape\", \"version\": %d, \"expr\": ", AD_TAPE_FORMAT_VERSION);
         ad_fput_json_string(f, src, srclen);
         fprintf(f, ", \"inputs\": %zu, \"constants\": %zu, \"operations\": %zu, \"bytes\": %zu, "

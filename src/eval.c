@@ -71,6 +71,10 @@ ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int statu
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: derivative is infinite or undefined here "
                         "(--nondiff zero-subgrad takes it as 0)", what);
+    else if (status == AD_SINGULAR_HIGHER)
+        e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
+                        "%s: a higher derivative is infinite or undefined here "
+                        "(--nondiff zero-subgrad takes it as 0)", what);
     else
         e = ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
                         "%s: not differentiable here "

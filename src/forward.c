@@ -37,6 +37,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
+        if (!isfinite(y)) return ad_err_domain(t, w, i, AD_INF_REASON, d);
 
         double p[2];
         unsigned char st[2];
@@ -50,12 +51,14 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         }
         double *ti = T + i * k;
         const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
+        /* an operand that does not move in a direction contributes nothing
+         * to it, even where its partial overflowed (ad_term) */
         if (aa && ab) {
-            for (size_t j = 0; j < k; j++) ti[j] = p[0] * ta[j] + p[1] * tb[j];
+            for (size_t j = 0; j < k; j++) ti[j] = ad_term(p[0], ta[j]) + ad_term(p[1], tb[j]);
         } else if (aa) {
-            for (size_t j = 0; j < k; j++) ti[j] = p[0] * ta[j];
+            for (size_t j = 0; j < k; j++) ti[j] = ad_term(p[0], ta[j]);
         } else {
-            for (size_t j = 0; j < k; j++) ti[j] = p[1] * tb[j];
+            for (size_t j = 0; j < k; j++) ti[j] = ad_term(p[1], tb[j]);
         }
     }
     if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);

@@ -65,24 +65,27 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
                 if (!isfinite(q[2])) q[2] = 0;
             } else {
                 sing = i;
-                sing_st = AD_SINGULAR;
+                sing_st = AD_SINGULAR_HIGHER;
             }
         }
         double g = adj[i];
         const double *G = TA + i * kk;
         const double *Ta = T + (size_t)c.a * kk, *Tb = ab ? T + (size_t)c.b * kk : NULL;
+        /* zero adjoints, tangents and partials pass nothing on (ad_term) */
+#define TERM(p, x) ad_term(p, x)
         if (aa) {
-            adj[c.a] += p[0] * g;
+            adj[c.a] += TERM(p[0], g);
             double *D = TA + (size_t)c.a * kk;
             for (size_t j = 0; j < k; j++)
-                D[j] += p[0] * G[j] + g * (q[0] * Ta[j] + (ab ? q[1] * Tb[j] : 0));
+                D[j] += TERM(p[0], G[j]) + (g != 0 ? g * (TERM(q[0], Ta[j]) + (ab ? TERM(q[1], Tb[j]) : 0)) : 0);
         }
         if (ab) {
-            adj[c.b] += p[1] * g;
+            adj[c.b] += TERM(p[1], g);
             double *D = TA + (size_t)c.b * kk;
             for (size_t j = 0; j < k; j++)
-                D[j] += p[1] * G[j] + g * ((aa ? q[1] * Ta[j] : 0) + q[2] * Tb[j]);
+                D[j] += TERM(p[1], G[j]) + (g != 0 ? g * ((aa ? TERM(q[1], Ta[j]) : 0) + TERM(q[2], Tb[j])) : 0);
         }
+#undef TERM
     }
     w->has_adj = 1;
     if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);

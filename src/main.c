@@ -8,6 +8,8 @@
 #include "options.h"
 #include "output.h"
 #include "run.h"
+#include "repl.h"
+#include <unistd.h>
 
 /* --check found a derivative that disagrees with finite differences */
 #define AD_EXIT_CHECK_FAILED 6
@@ -41,6 +43,13 @@ int main(int argc, char **argv)
         else printf("adcalc %s (tape format %d)\n", PACKAGE_VERSION, AD_TAPE_FORMAT_VERSION);
         ad_options_free(&o);
         return finish(0);
+    }
+
+    if (o.nsrc == 0) {
+        /* statements from stdin: a session on a terminal, a stream otherwise */
+        int status = ad_repl(&o, isatty(0));
+        ad_options_free(&o);
+        return finish(status);
     }
 
     ad_tape *t = ad_tape_new();
@@ -77,6 +86,7 @@ int main(int argc, char **argv)
                 break;
             }
         } else if (o.dump) {
+            if (r.check_failed && !status) status = AD_EXIT_CHECK_FAILED;
             if (ad_dump(stdout, t, w, r.diff, o.policy, r.has_adjoints, o.dumpfmt,
                         o.src[i].src, o.src[i].len) < 0)
                 break;

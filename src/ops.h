@@ -8,7 +8,8 @@
 #define AD_VARIADIC 0x7fffffff /* nargs_max of min/max: any number >= nargs_min */
 
 /* status of a local partial derivative at a point */
-enum { AD_OK = 0, AD_SINGULAR = 1, AD_KINK = 2 };
+enum { AD_OK = 0, AD_SINGULAR = 1, AD_KINK = 2,
+       AD_SINGULAR_HIGHER = 3 /* first derivative fine, a higher one infinite */ };
 
 typedef enum {
 #define OP(E, ...) AD_OP_##E,

@@ -288,7 +288,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         char opt[64];
         if (arg[0] != '-' || arg[1] == 0) {
             if (i > 1 && strcmp(argv[i - 1], "--dump-tape") == 0 &&
-                (!strcmp(arg, "text") || !strcmp(arg, "tsv") || !strcmp(arg, "json")))
+                (!strcmp(arg, "text") || !strcmp(arg, "tsv") || !strcmp(arg, "json") || !strcmp(arg, "dot")))
                 return usage(d, "--dump-tape takes its format after '=': --dump-tape=%s", arg, NULL);
             return usage(d, "unexpected argument '%s' (expressions go after -e)", arg, NULL);
         }
@@ -405,11 +405,11 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
             if (k < 0) return usage(d, "--format: expected text or json, got '%s'", v, NULL);
             if ((e = set_once(&fmt, &seen_fmt, k, opt, d))) return e;
         } else if (IS("--dump-tape", NULL)) {
-            static const char *const w[] = {"text", "tsv", "json"};
+            static const char *const w[] = {"text", "tsv", "json", "dot"};
             int k = 0;
             if (val) {
-                k = lookup_word(val, w, 3);
-                if (k < 0) return usage(d, "--dump-tape: expected text, tsv or json, got '%s'", val, NULL);
+                k = lookup_word(val, w, 4);
+                if (k < 0) return usage(d, "--dump-tape: expected text, tsv, json or dot, got '%s'", val, NULL);
             }
             if ((e = set_once(&dump, &seen_dump, k, opt, d))) return e;
         } else if (IS("--precision", NULL)) {
@@ -446,8 +446,10 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     o->precision = prec;
     if (o->help || o->version) return AD_E_NONE;
 
-    if (o->nsrc == 0)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "no expression: give one with -e EXPR or -f FILE");
+    /* without -e or -f, statements come from stdin (the REPL, repl.c) */
+    if (o->nsrc == 0 && (o->jacobian || o->adjoint || o->dump))
+        return usage(d, "%s needs expressions given with -e or -f",
+                     o->jacobian ? "--jacobian" : o->adjoint ? "--adjoint" : "--dump-tape", NULL);
     if (o->adjoint && o->nadjoint != o->nsrc)
         return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu expression%s (one weight per -e)",
                            o->nadjoint, o->nadjoint == 1 ? "" : "s", o->nsrc, o->nsrc == 1 ? "" : "s");
@@ -455,6 +457,8 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         return usage(d, "%s cannot be combined with --hessian, --order or --check", o->jacobian ? "--jacobian" : "--adjoint", NULL);
     if ((o->jacobian || o->adjoint) && o->dump)
         return usage(d, "%s cannot be combined with --dump-tape", o->jacobian ? "--jacobian" : "--adjoint", NULL);
+    if (!o->check && (seen_step || seen_rtol || seen_atol))
+        return usage(d, "%s only applies with --check", seen_step ? "--step-scale" : seen_rtol ? "--rtol" : "--atol", NULL);
     if (o->order && o->hessian)
         return usage(d, "--order cannot be combined with --hessian", NULL, NULL);
     if (o->order && o->nseed == 0 && (o->nwrt ? o->nwrt : o->nat) != 1)

@@ -9,6 +9,7 @@
 typedef struct {
     const char *name;     /* "-e", "-e#2" or the file name, for error positions */
     char label[24];       /* storage for "-e#N" */
+    int line_shift;       /* added to line numbers when printed (the REPL) */
     char *src;            /* the expression text (owned) */
     size_t len;
 } ad_source;

@@ -45,13 +45,14 @@ void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_d
         if (s && d->line > 0) {
             fputs(", \"source\": ", f);
             ad_fput_json_string(f, s->name, strlen(s->name));
-            fprintf(f, ", \"line\": %d, \"column\": %d", d->line, d->col);
+            fprintf(f, ", \"line\": %d, \"column\": %d", d->line + s->line_shift, d->col);
         }
         fputs("}}\n", f);
         return;
     }
     if (s && d->line > 0) {
-        fprintf(f, "adcalc: %s:%d:%d: error: %s [%s]\n", s->name, d->line, d->col, d->msg, ad_err_tag(d->cls));
+        fprintf(f, "adcalc: %s:%d:%d: error: %s [%s]\n", s->name, d->line + s->line_shift, d->col, d->msg,
+                ad_err_tag(d->cls));
         echo(f, s, d->line, d->col);
     } else if (d->cls == AD_E_USAGE) {
         fprintf(f, "adcalc: error: %s; see 'adcalc --help' [%s]\n", d->msg, ad_err_tag(d->cls));
@@ -97,8 +98,9 @@ void ad_print_help(FILE *f)
 "      --format text|json   text for people (default) or JSON Lines\n"
 "      --precision N        print N significant digits (1-17) instead of the\n"
 "                           shortest form that reads back exactly\n"
-"      --dump-tape[=text|tsv|json]\n"
+"      --dump-tape[=text|tsv|json|dot]\n"
 "                           print the recorded tape instead of the result\n"
+"                           (dot: a Graphviz graph, for dot -Tsvg)\n"
 "  -h, --help               show this help and exit\n"
 "  -V, --version            show the version and exit\n"
 "\n"

@@ -1,6 +1,7 @@
 /* results.c - printing results: text laid out for people (labelled lines,
  * aligned '=' signs, labelled matrices) or JSON Lines for programs, for one
  * expression at a time or for the joint outputs of --jacobian/--adjoint. */
+#include <math.h>
 #include <string.h>
 #include "output.h"
 #include "numfmt.h"
@@ -11,6 +12,13 @@ static void jnum(FILE *f, double x, int prec)
 {
     char num[40];
     fputs(ad_fmt_json_number(num, sizeof num, x, prec), f);
+}
+
+/* a number, or null where there is none (nan marks it) */
+static void jnum_or_null(FILE *f, double x, int prec)
+{
+    if (isnan(x)) fputs("null", f);
+    else jnum(f, x, prec);
 }
 
 static void jstr(FILE *f, const char *s) { ad_fput_json_string(f, s, strlen(s)); }
@@ -37,6 +45,16 @@ static void jobject(FILE *f, const ad_cols *c, const double *v, int prec)
     putc('}', f);
 }
 
+static void jnames(FILE *f, const ad_cols *c)
+{
+    putc('[', f);
+    for (size_t i = 0; i < c->n; i++) {
+        if (i) fputs(", ", f);
+        jstr(f, c->names[i]);
+    }
+    putc(']', f);
+}
+
 static void jmatrix(FILE *f, const double *m, size_t rows, size_t cols, int prec)
 {
     putc('[', f);
@@ -50,7 +68,7 @@ static void jmatrix(FILE *f, const double *m, size_t rows, size_t cols, int prec
 static void json_check(FILE *f, const ad_options *o, const ad_result *r)
 {
     int p = o->precision;
-    fputs(", \"check\": {\"step_scale\": ", f);
+    fputs(", \"check\": {\"step_scale\": ", f);   /* the shortest form, like every number */
     jnum(f, o->step_scale, 0);
     fputs(", \"rtol\": ", f);
     jnum(f, o->rtol, 0);
@@ -64,11 +82,11 @@ static void json_check(FILE *f, const ad_options *o, const ad_result *r)
         fputs(", \"ad\": ", f);
         jnum(f, it->ad, p);
         fputs(", \"fd\": ", f);
-        jnum(f, it->fd, p);
+        jnum_or_null(f, it->fd, p);
         fputs(", \"fd_refined\": ", f);
-        jnum(f, it->refined, p);
+        jnum_or_null(f, it->refined, p);
         fputs(", \"diff\": ", f);
-        jnum(f, it->diff, p);
+        jnum_or_null(f, it->diff, p);
         fputs(", \"h\": ", f);
         jnum(f, it->h, 0);
         fputs(", \"status\": ", f);
@@ -108,6 +126,11 @@ static void json_result(FILE *f, const ad_options *o, const ad_source *s, const 
         jarray(f, r->derivs, (size_t)r->order, p);
     }
     if (r->has_check) json_check(f, o, r);
+    if (r->has_hessian || r->has_hvp) {
+        /* the variables the rows and columns of "hessian" and "hvp" stand for */
+        fputs(", \"vars\": ", f);
+        jnames(f, &r->cols);
+    }
     fputs("}\n", f);
 }
 
@@ -204,6 +227,16 @@ static void put_source_line(FILE *f, const ad_source *s, size_t max)
     if (len > max) fputs("...", f);
 }
 
+/* a finite-difference value, or "-" where the stencil left the domain */
+static const char *fd_text(char *buf, size_t n, double x, int prec)
+{
+    if (isnan(x)) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
+    return ad_fmt_number(buf, n, x, prec);
+}
+
 static void text_check(FILE *f, const ad_options *o, const ad_result *r, const char *indent)
 {
     char a[40], b[40], c[40];
@@ -211,18 +244,21 @@ static void text_check(FILE *f, const ad_options *o, const ad_result *r, const c
     for (size_t i = 0; i < r->cols.n; i++) {
         if (strlen(r->cols.names[i]) > wn) wn = strlen(r->cols.names[i]);
         if (strlen(ad_fmt_number(a, sizeof a, r->check[i].ad, o->precision)) > wa) wa = strlen(a);
-        if (strlen(ad_fmt_number(b, sizeof b, r->check[i].fd, o->precision)) > wf) wf = strlen(b);
+        if (strlen(fd_text(b, sizeof b, r->check[i].fd, o->precision)) > wf) wf = strlen(b);
     }
-    fprintf(f, "\n%sgradient check: central differences, h = %g*sqrt(eps)*max(1,|x|); "
-               "pass when |ad - fd| <= %g + %g*|ad|\n", indent, o->step_scale, o->atol, o->rtol);
+    char s1[40], s2[40], s3[40];
+    fprintf(f, "\n%sgradient check: central differences, h = %s*sqrt(eps)*max(1,|x|); "
+               "pass when |ad - fd| <= %s + %s*|ad|\n", indent, ad_fmt_double(s1, sizeof s1, o->step_scale),
+            ad_fmt_double(s2, sizeof s2, o->atol), ad_fmt_double(s3, sizeof s3, o->rtol));
     fprintf(f, "%s%-*s  %-*s  %-*s  %-9s  %s\n", indent, (int)wn, "var", (int)wa, "ad", (int)wf, "fd",
             "|ad - fd|", "status");
     for (size_t i = 0; i < r->cols.n; i++) {
         const ad_check_item *it = &r->check[i];
-        snprintf(c, sizeof c, "%.2g", it->diff);
+        if (isnan(it->diff)) snprintf(c, sizeof c, "-");
+        else snprintf(c, sizeof c, "%.2g", it->diff);
         fprintf(f, "%s%-*s  %*s  %*s  %9s  %s", indent, (int)wn, r->cols.names[i],
                 (int)wa, ad_fmt_number(a, sizeof a, it->ad, o->precision),
-                (int)wf, ad_fmt_number(b, sizeof b, it->fd, o->precision), c,
+                (int)wf, fd_text(b, sizeof b, it->fd, o->precision), c,
                 ad_check_status_name(it->status));
         if (it->status == AD_CHECK_PASS && it->refined != it->fd)
             fprintf(f, " (with a refined difference %s)", ad_fmt_number(b, sizeof b, it->refined, o->precision));
@@ -289,6 +325,9 @@ void ad_print_joint(FILE *f, const ad_options *o, const ad_joint *J)
             fputs(", \"jvp\": ", f);
             jarray(f, J->jvp, J->m, p);
         }
+        /* the variables the columns of "jacobian" stand for */
+        fputs(", \"vars\": ", f);
+        jnames(f, &J->cols);
         fputs("}\n", f);
         return;
     }

@@ -13,8 +13,26 @@ ad_errclass ad_reverse(const ad_tape *t, ad_work *w, const unsigned char *diff,
     return ad_reverse_outputs(t, w, diff, pol, NULL, grad, d);
 }
 
+static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff, ad_policy pol,
+                         const double *wout, int magnitudes, double *grad, ad_diag *d);
+
 ad_errclass ad_reverse_outputs(const ad_tape *t, ad_work *w, const unsigned char *diff,
                                ad_policy pol, const double *wout, double *grad, ad_diag *d)
+{
+    return sweep(t, w, diff, pol, wout, 0, grad, d);
+}
+
+ad_errclass ad_reverse_magnitudes(const ad_tape *t, ad_work *w, const unsigned char *diff,
+                                  ad_policy pol, double *grad, ad_diag *d)
+{
+    return sweep(t, w, diff, pol, NULL, 1, grad, d);
+}
+
+/* the reverse sweep; with magnitudes, of |partial| instead of the partials:
+ * then grad[i] is the sum over all paths of the products' magnitudes, the
+ * scale against which two summation orders of the gradient can differ */
+static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff, ad_policy pol,
+                         const double *wout, int magnitudes, double *grad, ad_diag *d)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
     if (ad_work_reserve(w, n, 0, 1) < 0) return ad_err_nomem(d);
@@ -28,6 +46,7 @@ ad_errclass ad_reverse_outputs(const ad_tape *t, ad_work *w, const unsigned char
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         act[i] = (unsigned char)(act[c.a] || (c.b >= 0 && act[c.b]));
+        if (act[i] && !isfinite(v[i])) return ad_err_domain(t, w, i, AD_INF_REASON, d);
     }
     memset(adj, 0, n * sizeof *adj);
     for (size_t o = 0; o < t->nout; o++)
@@ -51,8 +70,13 @@ ad_errclass ad_reverse_outputs(const ad_tape *t, ad_work *w, const unsigned char
             else { kink = i; kink_st = st[j]; }
         }
         double g = adj[i];
-        if (aa) adj[c.a] += p[0] * g;
-        if (ab) adj[c.b] += p[1] * g;
+        if (g == 0) continue;
+        if (magnitudes) {
+            p[0] = fabs(p[0]);
+            p[1] = fabs(p[1]);
+        }   /* it passes nothing on (even where a partial overflowed) */
+        if (aa) adj[c.a] += ad_term(p[0], g);
+        if (ab) adj[c.b] += ad_term(p[1], g);
     }
     w->has_adj = 1;
     if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);

@@ -127,6 +127,7 @@ static ad_errclass do_hessian(const ad_options *o, const ad_tape *t, ad_work *w,
     unsigned char *dir_diff = ad_malloc(ni ? ni : 1);
     ad_errclass e = AD_E_NONE;
     if (!g || !dir_diff) { e = nomem(d); goto out; }
+    memset(dir_diff, 0, ni);
     if (o->nseed) {
         /* H v: one direction; the differentiated inputs are the columns */
         double *v = seed_vector(o, in_of, ni, dir_diff);
@@ -211,7 +212,7 @@ static ad_errclass do_order(const ad_options *o, const ad_tape *t, ad_work *w, c
             double fact = 1;
             for (int k = 1; k <= K; k++) {
                 fact *= k;
-                r->derivs[k - 1] = coef[k] * fact;
+                r->derivs[k - 1] = coef[k] * fact + 0.0;   /* no -0 */
             }
             r->order = K;
             r->value = coef[0];
@@ -299,7 +300,9 @@ ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work 
         size_t nc = r->cols.n;
         r->grad = ad_malloc((nc ? nc : 1) * sizeof *r->grad);
         if (!r->grad) { e = nomem(d); goto out; }
-        int forward = o->mode == AD_MODE_FORWARD || (o->mode == AD_MODE_AUTO && nc <= 1);
+        size_t present = 0;
+        for (size_t c = 0; c < nc; c++) present += r->cols.in[c] >= 0;
+        int forward = o->mode == AD_MODE_FORWARD || (o->mode == AD_MODE_AUTO && present <= 1);
         if (forward) {
             /* one sweep of width k = the differentiated inputs that occur */
             size_t k;

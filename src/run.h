@@ -14,9 +14,10 @@ typedef struct {
     long *in;             /* the tape input of each, or -1 when it does not occur */
 } ad_cols;
 
-/* forward and reverse gradients agree far closer than this; --check
- * fails above it (the two engines sum the same terms in other orders) */
-#define AD_FWD_REV_TOL 1e-10
+/* forward and reverse gradients differ by less than this times the sum of
+ * the magnitudes of the terms they add up (in other orders); --check
+ * fails above it */
+#define AD_FWD_REV_TOL 1e-12
 
 typedef struct {
     double value;

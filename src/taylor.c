@@ -215,6 +215,37 @@ static void erf_like(const double *A, double *Y, tay *T, double sign)
 }
 KERNEL(erf) { (void)B; erf_like(A, Y, T, 1); }
 KERNEL(erfc) { (void)B; erf_like(A, Y, T, -1); }
+/* a^p with a(0) = 0: a = t^m b(t), b(0) != 0, so a^p = t^(m p) b^p where
+ * that is analytic: p whole, or b(0) > 0 and m p whole (even when m is
+ * even, since then (t^m)^p = |t|^(m p)).  The series is then b^p shifted
+ * by m p; otherwise the derivatives below order m p are 0 and the next is
+ * infinite (nan).  For odd m and fractional p, a < 0 on one side is outside
+ * the domain, so the derivatives are those from the side where a > 0. */
+static void power_at_zero(const double *A, double p, double *Y, tay *T)
+{
+    int m = 1;
+    while (m <= K && A[m] == 0) m++;
+    if (m > K) {                     /* a vanishes to every order we keep */
+        for (int k = 1; k <= K; k++) Y[k] = p > 0 ? 0 : NAN;
+        return;
+    }
+    double mp = m * p;
+    int analytic = rule_is_integer(p) ||
+                   (A[m] > 0 && rule_is_integer(mp) && (m % 2 == 1 || fmod(mp, 2) == 0));
+    if (analytic && mp >= 0) {
+        double *Bs = T->s1, *P = T->s2;
+        int s = (int)mp, n = K - s;   /* b^p is needed to order K - m p */
+        for (int k = 1; k <= K; k++) Y[k] = 0;
+        if (n < 0) return;
+        for (int j = 0; j <= n; j++) Bs[j] = m + j <= K ? A[m + j] : 0;
+        P[0] = pow(Bs[0], p);
+        power_series(Bs, p, P, n);
+        for (int j = 0; j <= n; j++) if (s + j >= 1) Y[s + j] = P[j];
+        return;
+    }
+    for (int k = 1; k <= K; k++) Y[k] = k < mp ? 0 : NAN;
+}
+
 KERNEL(pow)
 {
     int b_moves = 0;
@@ -223,20 +254,8 @@ KERNEL(pow)
         double p = B[0];
         if (A[0] != 0) {
             power_series(A, p, Y, K);
-        } else if (rule_is_integer(p) && p >= 0) {
-            /* a^p with a(0) = 0 and a whole p: repeated products */
-            double *P = T->s1, *R = T->s2, *tmp = T->s3;
-            memset(R, 0, (size_t)(K + 1) * sizeof *R);
-            R[0] = 1;
-            memcpy(P, A, (size_t)(K + 1) * sizeof *P);
-            for (double e = p; e >= 1; e = floor(e / 2)) {
-                if (fmod(e, 2) == 1) { cauchy(R, P, tmp, K); memcpy(R, tmp, (size_t)(K + 1) * sizeof *R); }
-                if (e >= 2) { cauchy(P, P, tmp, K); memcpy(P, tmp, (size_t)(K + 1) * sizeof *P); }
-            }
-            for (int k = 1; k <= K; k++) Y[k] = R[k];
         } else {
-            /* a non-whole power at 0: some derivative is infinite */
-            for (int k = 1; k <= K; k++) Y[k] = NAN;
+            power_at_zero(A, p, Y, T);
         }
         return;
     }
@@ -248,7 +267,18 @@ KERNEL(pow)
         cauchy(B, L, M, K);
         exp_series(M, Y, K);
     } else if (A[0] == 0) {
-        for (int k = 1; k <= K; k++) Y[k] = 0;   /* 0^b = 0 for b > 0 */
+        int m = 1;
+        while (m <= K && A[m] == 0) m++;
+        if (m > K) {
+            for (int k = 1; k <= K; k++) Y[k] = 0;   /* a stays 0: 0^b = 0 for b > 0 */
+            return;
+        }
+        /* a = t^m c: a^b = t^(m b0) c^b0 exp(m (b - b0) log t ...); the
+         * moving exponent adds t^(m b0 + 1) log t, so orders up to m b0
+         * are those of a^b0 and the next are infinite */
+        power_at_zero(A, B[0], Y, T);
+        for (int k = 1; k <= K; k++)
+            if (k > m * B[0]) Y[k] = NAN;
     } else {
         for (int k = 1; k <= K; k++) Y[k] = NAN;
     }
@@ -358,6 +388,7 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
+        if (!isfinite(v[i])) { e = ad_err_domain(t, w, i, AD_INF_REASON, d); goto out; }
         const double *A = C + (size_t)c.a * m, *B = c.b >= 0 ? C + (size_t)c.b * m : cb;
         if (c.b < 0) memset(cb, 0, m * sizeof *cb);
         double p[2];
@@ -386,7 +417,7 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
                 for (int r = k; r <= K; r++) Y[r] = 0;
             } else if (sing == SIZE_MAX) {
                 sing = i;
-                sing_st = AD_SINGULAR;
+                sing_st = k == 1 ? AD_SINGULAR : AD_SINGULAR_HIGHER;
             }
             break;
         }

@@ -1,0 +1,369 @@
+/* repl.c - statements from standard input.  On a terminal: a prompt,
+ * GNU readline line editing, history in ~/.adcalc_history and completion
+ * of function and variable names; otherwise the same statements are read
+ * without a prompt, so `echo 'x=2; x^2' | adcalc` prints 4.
+ *
+ * The session keeps the text of every definition and assignment that
+ * worked; each new statement is recorded as a program made of that text
+ * followed by the statement, so names and functions carry over and
+ * reassignment stays SSA.  Every expression statement prints its value
+ * (and gradient with :grad on) at the current point.  Commands: :at,
+ * :grad, :mode, :nondiff, :tape, :help, :quit.  Errors never end it. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "repl.h"
+#include "output.h"
+#include "program.h"
+#include "run.h"
+#include "ops.h"
+#include "alloc.h"
+#ifdef HAVE_READLINE
+#include <readline/readline.h>
+#include <readline/history.h>
+#endif
+
+typedef struct {
+    ad_options o;           /* the session's options: point, policy, mode... */
+    char *text;             /* definitions and assignments so far */
+    size_t len, cap;
+    int lines;              /* lines in text */
+    int line;               /* input line number of the statement read now */
+    ad_tape *t, *last;      /* the working tape, and the last one evaluated */
+    ad_work *w, *lastw;
+    int have_last;
+    int status;             /* first error's exit status */
+} session;
+
+static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (ad_grow((void **)buf, cap, *len + n + 1, 1) < 0) return -1;
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = 0;
+    return 0;
+}
+
+static void fail(session *S, ad_errclass e)
+{
+    if (!S->status) S->status = ad_exit_code(e);
+}
+
+/* ":at x=2,y=3": set (or replace) these values */
+static void cmd_at(session *S, const char *arg)
+{
+    ad_options tmp;
+    ad_diag d;
+    char *argv[3] = {"adcalc", "-at", (char *)arg};
+    if (ad_options_parse(&tmp, 3, argv, &d)) {
+        ad_print_error(stderr, &S->o, NULL, &d);
+        fail(S, d.cls);
+        ad_options_free(&tmp);
+        return;
+    }
+    for (size_t i = 0; i < tmp.nat; i++) {
+        size_t j = 0;
+        while (j < S->o.nat && strcmp(S->o.at[j].name, tmp.at[i].name) != 0) j++;
+        if (j < S->o.nat) {
+            S->o.at[j].value = tmp.at[i].value;
+            continue;
+        }
+        ad_binding *nb = ad_realloc(S->o.at, (S->o.nat + 1) * sizeof *nb);
+        if (!nb) break;
+        S->o.at = nb;
+        nb[S->o.nat].name = tmp.at[i].name;
+        nb[S->o.nat++].value = tmp.at[i].value;
+        tmp.at[i].name = NULL;
+    }
+    ad_options_free(&tmp);
+}
+
+static int word(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(s, w, n) == 0 && (s[n] == 0 || isspace((unsigned char)s[n]));
+}
+
+static const char *skipws(const char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    return s;
+}
+
+static void help(void)
+{
+    puts("Statements: expressions (printed), name = expr, f(u, v) = expr; ';' or a new line\n"
+         "separates them, '#' starts a comment.\n"
+         "Commands:\n"
+         "  :at x=2,y=3               set the point\n"
+         "  :grad on|off              print the gradient after each value\n"
+         "  :mode forward|reverse     the engine for gradients\n"
+         "  :nondiff strict|zero-subgrad  the policy at kinks and singular points\n"
+         "  :tape                     show the tape of the last expression\n"
+         "  :help                     this text\n"
+         "  :quit                     leave (so does end of input)\n"
+         "Functions and options: man adcalc");
+}
+
+/* a command line; 1 to quit */
+static int command(session *S, const char *line)
+{
+    const char *a = line + 1;
+    if (word(a, "quit") || word(a, "q") || word(a, "exit")) return 1;
+    if (word(a, "help")) { help(); return 0; }
+    if (word(a, "at")) { cmd_at(S, skipws(a + 2)); return 0; }
+    const char *arg = NULL;
+    if (word(a, "grad")) {
+        arg = skipws(a + 4);
+        if (!strcmp(arg, "on") || !*arg) S->o.grad = 1;
+        else if (!strcmp(arg, "off")) S->o.grad = 0;
+        else goto bad;
+        return 0;
+    }
+    if (word(a, "mode")) {
+        arg = skipws(a + 4);
+        if (!strcmp(arg, "forward")) S->o.mode = AD_MODE_FORWARD;
+        else if (!strcmp(arg, "reverse")) S->o.mode = AD_MODE_REVERSE;
+        else goto bad;
+        return 0;
+    }
+    if (word(a, "nondiff")) {
+        arg = skipws(a + 7);
+        if (!strcmp(arg, "strict")) S->o.policy = AD_STRICT;
+        else if (!strcmp(arg, "zero-subgrad")) S->o.policy = AD_ZERO_SUBGRAD;
+        else goto bad;
+        return 0;
+    }
+    if (word(a, "tape")) {
+        if (!S->have_last) {
+            fprintf(stderr, "adcalc: error: no expression evaluated yet [ad/usage]\n");
+            return 0;
+        }
+        ad_dump(stdout, S->last, S->lastw, NULL, S->o.policy, 0, AD_DUMP_TEXT, "", 0);
+        return 0;
+    }
+    fprintf(stderr, "adcalc: error: unknown command '%s' (:help lists them) [ad/usage]\n", line);
+    fail(S, AD_E_USAGE);
+    return 0;
+bad:
+    fprintf(stderr, "adcalc: error: %s: unexpected value '%s' [ad/usage]\n", line, arg);
+    fail(S, AD_E_USAGE);
+    return 0;
+}
+
+/* evaluates the program text (the session, then the statement starting at
+ * input line first); errors in the statement are numbered by input line,
+ * errors in the session text by its own lines */
+static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int print)
+{
+    ad_source src = {.name = "<stdin>", .src = prog, .len = len};
+    ad_result r;
+    ad_diag d;
+    ad_result_init(&r);
+    ad_errclass e = ad_run(&S->o, &src, S->t, S->w, &r, &d);
+    if (e) {
+        if (d.line > S->lines) src.line_shift = first - (S->lines + 1);
+        else src.name = "<session>";
+        ad_print_error(stderr, &S->o, &src, &d);
+        fail(S, e);
+    } else if (print) {
+        ad_print_result(stdout, &S->o, &src, &r, 0);
+        ad_tape *tt = S->last; S->last = S->t; S->t = tt;
+        ad_work *ww = S->lastw; S->lastw = S->w; S->w = ww;
+        S->have_last = 1;
+    }
+    ad_result_free(&r);
+    fflush(stdout);
+    return e;
+}
+
+/* one complete chunk of input: statements */
+static void statements(session *S, const char *chunk, size_t n)
+{
+    size_t pos = 0;
+    int line = 1, col = 1;
+    ad_stmt st;
+    while (ad_next_stmt(chunk, n, &pos, &line, &col, &st)) {
+        if (st.kind == AD_STMT_EMPTY) continue;
+        /* the program: the session, a line end, the statement */
+        char *prog = NULL;
+        size_t len = 0, cap = 0;
+        int ok = append(&prog, &len, &cap, S->text ? S->text : "", S->len) == 0 &&
+                 append(&prog, &len, &cap, chunk + st.off, st.len) == 0;
+        if (ok && st.kind != AD_STMT_EXPR) {
+            /* check it now: evaluate the name just assigned (or 0 after a definition) */
+            ok = append(&prog, &len, &cap, "\n", 1) == 0 &&
+                 (st.kind == AD_STMT_ASSIGN ? append(&prog, &len, &cap, chunk + st.name_off, st.name_len)
+                                            : append(&prog, &len, &cap, "0", 1)) == 0;
+        }
+        if (!ok) {
+            fprintf(stderr, "adcalc: error: out of memory [ad/io]\n");
+            fail(S, AD_E_IO);
+            free(prog);
+            return;
+        }
+        ad_errclass e = evaluate(S, prog, len, S->line + st.line - 1, st.kind == AD_STMT_EXPR);
+        if (!e && st.kind != AD_STMT_EXPR) {
+            /* keep it: one statement per line of the session text */
+            if (append(&S->text, &S->len, &S->cap, chunk + st.off, st.len) == 0 &&
+                append(&S->text, &S->len, &S->cap, "\n", 1) == 0) {
+                for (size_t i = 0; i < st.len; i++) S->lines += chunk[st.off + i] == '\n';
+                S->lines++;
+            }
+        }
+        free(prog);
+    }
+}
+
+/* 1 when the text so far ends inside parentheses or after an operator */
+static int incomplete(const char *s, size_t n)
+{
+    int depth = 0;
+    char last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '#') { while (i < n && s[i] != '\n') i++; continue; }
+        if (s[i] == '(') depth++;
+        else if (s[i] == ')') depth--;
+        if (!isspace((unsigned char)s[i])) last = s[i];
+    }
+    return depth > 0 || (last && strchr("+-*/^,=(", last));
+}
+
+#ifdef HAVE_READLINE
+/* completion: function names, then the session's variables */
+static const session *complete_session;
+static char *completion(const char *text, int state)
+{
+    static size_t i, j;
+    size_t n = strlen(text);
+    if (!state) i = j = 0;
+    while (i < ad_nfunctions) {
+        const ad_fninfo *f = &ad_functions[i++];
+        if (f->nargs_min > 0 && strncmp(f->name, text, n) == 0) return strdup(f->name);
+    }
+    while (complete_session && j < complete_session->o.nat) {
+        const char *v = complete_session->o.at[j++].name;
+        if (strncmp(v, text, n) == 0) return strdup(v);
+    }
+    return NULL;
+}
+static char **complete(const char *text, int start, int end)
+{
+    (void)start;
+    (void)end;
+    rl_attempted_completion_over = 1;
+    return rl_completion_matches(text, completion);
+}
+#endif
+
+/* the next line of input, without its newline; NULL at the end */
+static char *read_line(int interactive, const char *prompt)
+{
+#ifdef HAVE_READLINE
+    if (interactive) {
+        char *l = readline(prompt);
+        if (l && *l) add_history(l);
+        return l;
+    }
+#else
+    if (interactive) {
+        fputs(prompt, stdout);
+        fflush(stdout);
+    }
+#endif
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&buf, &cap, stdin);
+    if (n < 0) {
+        free(buf);
+        return NULL;
+    }
+    if (n > 0 && buf[n - 1] == '\n') buf[n - 1] = 0;
+    return buf;
+}
+
+int ad_repl(const ad_options *opts, int interactive)
+{
+    session S;
+    memset(&S, 0, sizeof S);
+    S.o = *opts;
+    /* the session owns a copy of the point, which :at changes */
+    S.o.at = ad_malloc((opts->nat ? opts->nat : 1) * sizeof *S.o.at);
+    S.t = ad_tape_new();
+    S.last = ad_tape_new();
+    S.w = ad_work_new();
+    S.lastw = ad_work_new();
+    if (!S.o.at || !S.t || !S.last || !S.w || !S.lastw) {
+        fprintf(stderr, "adcalc: error: out of memory [ad/io]\n");
+        return ad_exit_code(AD_E_IO);
+    }
+    for (size_t i = 0; i < opts->nat; i++) {
+        S.o.at[i].name = strdup(opts->at[i].name);
+        S.o.at[i].value = opts->at[i].value;
+    }
+    S.o.src = NULL;
+    S.o.nsrc = 0;
+    S.o.seed = NULL;
+    S.o.nseed = 0;
+    S.o.wrt = NULL;
+    S.o.nwrt = 0;
+    S.o.adjoint = NULL;
+#ifdef HAVE_READLINE
+    char hist[4096] = "";
+    if (interactive) {
+        const char *home = getenv("HOME");
+        if (home) snprintf(hist, sizeof hist, "%s/.adcalc_history", home);
+        if (*hist) read_history(hist);
+        complete_session = &S;
+        rl_attempted_completion_function = complete;
+        rl_readline_name = "adcalc";
+    }
+#endif
+    char *chunk = NULL;
+    size_t clen = 0, ccap = 0;
+    int lineno = 0, start = 1;
+    for (;;) {
+        char *l = read_line(interactive, clen ? "...> " : "adcalc> ");
+        if (!l) break;
+        lineno++;
+        if (!clen) start = lineno;
+        const char *p = skipws(l);
+        if (!clen && *p == ':') {
+            int quit = command(&S, p);
+            free(l);
+            fflush(stdout);
+            if (quit) break;
+            continue;
+        }
+        if (append(&chunk, &clen, &ccap, l, strlen(l)) < 0 || append(&chunk, &clen, &ccap, "\n", 1) < 0) {
+            free(l);
+            fail(&S, AD_E_IO);
+            break;
+        }
+        free(l);
+        if (incomplete(chunk, clen)) continue;
+        S.line = start;
+        statements(&S, chunk, clen);
+        clen = 0;
+    }
+    if (clen) {
+        S.line = start;
+        statements(&S, chunk, clen);
+    }
+#ifdef HAVE_READLINE
+    if (interactive && *hist) write_history(hist);
+#endif
+    free(chunk);
+    free(S.text);
+    for (size_t i = 0; i < S.o.nat; i++) free(S.o.at[i].name);
+    free(S.o.at);
+    ad_tape_free(S.t);
+    ad_tape_free(S.last);
+    ad_work_free(S.w);
+    ad_work_free(S.lastw);
+    if (interactive) putchar('\n');
+    return interactive ? 0 : S.status;
+}
