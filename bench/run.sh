@@ -15,13 +15,22 @@
 #    node from the "# nodes:" header of --dump-tape (target <= 24).
 # c. depth: 10^6 nested parentheses ((((x)))) - works or fails, and how -
 #    and a flat left-deep sum of 10^6 terms x+y+x+...
+# d. derivative sweeps in process: bench/deriv_bench.c, compiled with
+#    ${CC:-cc} -O2 against libadcalc.a (next to the adcalc binary, or
+#    BENCH_LIBADCALC) and the src/ headers, times ad_eval (value) against
+#    ad_eval + ad_reverse (value + gradient) on the five benchmark functions
+#    F1..F5 at many random points, and ad_hessian (whole Hessian of F5,
+#    n = 100); medians, ratios (target: gradient within 3x of the value).
 #
 # Timing uses hyperfine when it is installed (each group of commands is
 # compared in one hyperfine invocation), else an interleaved shell loop timed
 # with date +%s%N.  Peak RSS needs GNU time (/usr/bin/time -f %M).  Helpers
 # are compiled with ${CC:-cc} -O2 into a temporary directory.
 # Environment: BENCH_STARTUP_RUNS, BENCH_RUNS, BENCH_SIZES ("100000 1000000"),
-# BENCH_DEPTH (1000000), BENCH_NO_HYPERFINE=1 to force the shell loop.
+# BENCH_DEPTH (1000000), BENCH_NO_HYPERFINE=1 to force the shell loop,
+# BENCH_SECTIONS ("a b c d": the sections to run), BENCH_LIBADCALC (the
+# library for d), BENCH_DERIV_ARGS (deriv_bench's options, e.g. "-r 21"),
+# BENCH_LDFLAGS (extra link flags for d, e.g. a sanitizer build's).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -43,6 +52,15 @@ startup_runs=${BENCH_STARTUP_RUNS:-200}
 runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-"100000 1000000"}
 depth=${BENCH_DEPTH:-1000000}
+sections=${BENCH_SECTIONS:-"a b c d"}
+deriv_args=${BENCH_DERIV_ARGS:-}
+lib=${BENCH_LIBADCALC:-$(dirname "$adcalc")/libadcalc.a}
+case $lib in
+/*) ;;
+*) lib=$(pwd)/$lib ;;
+esac
+# want X: section X is in BENCH_SECTIONS
+want() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
 point=x=0.3,y=0.7
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/adcalc-bench.XXXXXX") || exit 1
@@ -159,86 +177,141 @@ echo "timer: $timer; peak RSS: $rsstool"
 echo
 
 # ---- a. start-up ----
-echo "== a. start-up: README example vs a C program printing a constant ($startup_runs runs each)"
-readme="$A -e 'x*y+sin(x)' -at x=2,y=3 --grad"
-set -- $(timeit "$startup_runs" "$readme" "$(q "$work/const")")
-t_readme=$1 t_const=$2
-r=$(ratio "$t_readme" "$t_const")
-echo "  adcalc -e 'x*y+sin(x)' -at x=2,y=3 --grad   median $t_readme ms"
-echo "  const (bench/const.c)                        median $t_const ms"
-echo "  ratio adcalc/const                           ${r}x  (target <= 2x: $(verdict "$(le "$r" 2)"))"
-row "start-up, README example (median of $startup_runs)" "$t_readme ms" "const.c: $t_const ms; ratio ${r}x" "<= 2x: $(verdict "$(le "$r" 2)")"
-echo
+if want a; then
+    echo "== a. start-up: README example vs a C program printing a constant ($startup_runs runs each)"
+    readme="$A -e 'x*y+sin(x)' -at x=2,y=3 --grad"
+    set -- $(timeit "$startup_runs" "$readme" "$(q "$work/const")")
+    t_readme=$1 t_const=$2
+    r=$(ratio "$t_readme" "$t_const")
+    echo "  adcalc -e 'x*y+sin(x)' -at x=2,y=3 --grad   median $t_readme ms"
+    echo "  const (bench/const.c)                        median $t_const ms"
+    echo "  ratio adcalc/const                           ${r}x  (target <= 2x: $(verdict "$(le "$r" 2)"))"
+    row "start-up, README example (median of $startup_runs)" "$t_readme ms" "const.c: $t_const ms; ratio ${r}x" "<= 2x: $(verdict "$(le "$r" 2)")"
+    echo
+fi
 
 # ---- b. scaling ----
-echo "== b. scaling: generated chain of N operations, -f FILE --grad ($runs runs each)"
-prev_t=
-prev_n=
-for n in $sizes; do
-    f=$work/chain.$n
-    "$work/gen" chain "$n" >"$f"
-    size=$(wc -c <"$f" | tr -d ' ')
-    cmd="$A -f $(q "$f") -at $point --grad"
-    valcmd="$A -f $(q "$f") -at $point"
-    set -- $(timeit "$runs" "$cmd" "$valcmd")
-    t=$1 tv=$2
-    kb=$(peak_kb "$cmd")
-    header=$("$adcalc" -f "$f" -at "$point" --dump-tape 2>/dev/null | sed -n '/^# nodes:/{p;q;}')
-    # "# nodes: N (I inputs, C constants, O operations); B bytes (P per node: ...)"
-    set -- $(echo "$header" | sed -n 's/^# nodes: \([0-9]*\) .* \([0-9]*\) operations); \([0-9]*\) bytes (\([0-9]*\) per node.*/\1 \2 \3 \4/p')
-    nodes=${1:-?} ops=${2:-?} bytes=${3:-?} per=${4:-?}
-    bpo=$(awk -v b="$bytes" -v o="$ops" 'BEGIN { if (o > 0) printf "%.1f", b / o; else printf "nan" }')
-    rss_per=$(awk -v k="$kb" -v o="$ops" 'BEGIN { if (k == k + 0 && o > 0) printf "%.0f", k * 1024 / o; else printf "n/a" }')
-    result=$("$adcalc" -f "$f" -at "$point" --grad 2>&1 | tr '\n' ' ')
-    echo "  N = $n: file $size bytes; $nodes nodes ($ops operations)"
-    echo "    --grad median $t ms (value only: $tv ms); peak RSS $(mb "$kb") MB ($rss_per bytes/operation)"
-    echo "    tape: $bytes bytes, $per bytes/node (instruction + primal), $bpo bytes/operation (target <= 24: $(verdict "$(le "$bpo" 24)"))"
-    echo "    result: $result"
-    row "chain $n ops, --grad (median of $runs)" "$t ms" "value only $tv ms; peak RSS $(mb "$kb") MB" ""
-    row "chain $n ops, tape" "$per bytes/node" "$bpo bytes/operation ($bytes bytes)" "<= 24: $(verdict "$(le "$bpo" 24)")"
-    if [ -n "$prev_t" ]; then
-        r=$(ratio "$t" "$prev_t")
-        echo "  ratio $prev_n -> $n: ${r}x (target <= 12x: $(verdict "$(le "$r" 12)"))"
-        row "ratio $prev_n -> $n ops" "${r}x" "" "<= 12x: $(verdict "$(le "$r" 12)")"
-    fi
-    if [ "$n" = 1000000 ]; then
-        ok_t=$(le "$t" 1000)
-        ok_m=$(le "$kb" 204800)
-        echo "  at 10^6: time < 1 s: $(verdict "$ok_t"); peak RSS < 200 MB: $(verdict "$ok_m")"
-        row "10^6 ops: time, RSS" "$t ms, $(mb "$kb") MB" "" "< 1 s: $(verdict "$ok_t"); < 200 MB: $(verdict "$ok_m")"
-    fi
-    prev_t=$t
-    prev_n=$n
-done
-echo
+if want b; then
+    echo "== b. scaling: generated chain of N operations, -f FILE --grad ($runs runs each)"
+    prev_t=
+    prev_n=
+    for n in $sizes; do
+        f=$work/chain.$n
+        "$work/gen" chain "$n" >"$f"
+        size=$(wc -c <"$f" | tr -d ' ')
+        cmd="$A -f $(q "$f") -at $point --grad"
+        valcmd="$A -f $(q "$f") -at $point"
+        set -- $(timeit "$runs" "$cmd" "$valcmd")
+        t=$1 tv=$2
+        kb=$(peak_kb "$cmd")
+        header=$("$adcalc" -f "$f" -at "$point" --dump-tape 2>/dev/null | sed -n '/^# nodes:/{p;q;}')
+        # "# nodes: N (I inputs, C constants, O operations); B bytes (P per node: ...)"
+        set -- $(echo "$header" | sed -n 's/^# nodes: \([0-9]*\) .* \([0-9]*\) operations); \([0-9]*\) bytes (\([0-9]*\) per node.*/\1 \2 \3 \4/p')
+        nodes=${1:-?} ops=${2:-?} bytes=${3:-?} per=${4:-?}
+        bpo=$(awk -v b="$bytes" -v o="$ops" 'BEGIN { if (o > 0) printf "%.1f", b / o; else printf "nan" }')
+        rss_per=$(awk -v k="$kb" -v o="$ops" 'BEGIN { if (k == k + 0 && o > 0) printf "%.0f", k * 1024 / o; else printf "n/a" }')
+        result=$("$adcalc" -f "$f" -at "$point" --grad 2>&1 | tr '\n' ' ')
+        echo "  N = $n: file $size bytes; $nodes nodes ($ops operations)"
+        echo "    --grad median $t ms (value only: $tv ms); peak RSS $(mb "$kb") MB ($rss_per bytes/operation)"
+        echo "    tape: $bytes bytes, $per bytes/node (instruction + primal), $bpo bytes/operation (target <= 24: $(verdict "$(le "$bpo" 24)"))"
+        echo "    result: $result"
+        row "chain $n ops, --grad (median of $runs)" "$t ms" "value only $tv ms; peak RSS $(mb "$kb") MB" ""
+        row "chain $n ops, tape" "$per bytes/node" "$bpo bytes/operation ($bytes bytes)" "<= 24: $(verdict "$(le "$bpo" 24)")"
+        if [ -n "$prev_t" ]; then
+            r=$(ratio "$t" "$prev_t")
+            echo "  ratio $prev_n -> $n: ${r}x (target <= 12x: $(verdict "$(le "$r" 12)"))"
+            row "ratio $prev_n -> $n ops" "${r}x" "" "<= 12x: $(verdict "$(le "$r" 12)")"
+        fi
+        if [ "$n" = 1000000 ]; then
+            ok_t=$(le "$t" 1000)
+            ok_m=$(le "$kb" 204800)
+            echo "  at 10^6: time < 1 s: $(verdict "$ok_t"); peak RSS < 200 MB: $(verdict "$ok_m")"
+            row "10^6 ops: time, RSS" "$t ms, $(mb "$kb") MB" "" "< 1 s: $(verdict "$ok_t"); < 200 MB: $(verdict "$ok_m")"
+        fi
+        prev_t=$t
+        prev_n=$n
+    done
+    echo
+fi
 
 # ---- c. depth ----
-echo "== c. depth: $depth nested parentheses, and a flat sum of $depth terms ($runs runs each)"
-for kind in parens flat; do
-    f=$work/$kind.$depth
-    "$work/gen" "$kind" "$depth" >"$f"
-    cmd="$A -f $(q "$f") -at $point --grad"
-    "$adcalc" -f "$f" -at "$point" --grad >"$work/out" 2>"$work/err"
-    rc=$?
-    set -- $(timeit "$runs" "$cmd")
-    t=$1
-    kb=$(peak_kb "$cmd")
-    if [ "$rc" -eq 0 ]; then
-        how="works: $(tr '\n' ' ' <"$work/out")"
-        status=works
+if want c; then
+    echo "== c. depth: $depth nested parentheses, and a flat sum of $depth terms ($runs runs each)"
+    for kind in parens flat; do
+        f=$work/$kind.$depth
+        "$work/gen" "$kind" "$depth" >"$f"
+        cmd="$A -f $(q "$f") -at $point --grad"
+        "$adcalc" -f "$f" -at "$point" --grad >"$work/out" 2>"$work/err"
+        rc=$?
+        set -- $(timeit "$runs" "$cmd")
+        t=$1
+        kb=$(peak_kb "$cmd")
+        if [ "$rc" -eq 0 ]; then
+            how="works: $(tr '\n' ' ' <"$work/out")"
+            status=works
+        else
+            how="fails (exit $rc): $(sed -n 1p "$work/err")"
+            status="fails (exit $rc)"
+        fi
+        case $kind in
+        parens) what="$depth nested parentheses ((((x))))" ;;
+        flat) what="flat sum of $depth terms x+y+x+..." ;;
+        esac
+        echo "  $what: $how"
+        echo "    median $t ms; peak RSS $(mb "$kb") MB"
+        row "$what" "$t ms" "peak RSS $(mb "$kb") MB" "$status"
+    done
+    echo
+fi
+
+# ---- d. derivative sweeps, in process ----
+if want d; then
+    echo "== d. derivative sweeps in process (bench/deriv_bench.c linked with $lib)"
+    # shellcheck disable=SC2086 # BENCH_LDFLAGS is a list of flags
+    if [ ! -f "$lib" ]; then
+        echo "  skipped: no $lib (set BENCH_LIBADCALC)"
+        row "d. derivative sweeps" "skipped" "no libadcalc.a" ""
+    elif ! $cc -O2 -I"$here/../src" -o "$work/deriv_bench" "$here/deriv_bench.c" "$lib" -lm \
+        ${BENCH_LDFLAGS:-} >"$work/cc.log" 2>&1; then
+        echo "  skipped: cannot compile $here/deriv_bench.c with $cc:"
+        sed 's/^/    /' "$work/cc.log"
+        row "d. derivative sweeps" "skipped" "deriv_bench.c does not compile" ""
     else
-        how="fails (exit $rc): $(sed -n 1p "$work/err")"
-        status="fails (exit $rc)"
+        # shellcheck disable=SC2086 # word splitting of the arguments is wanted
+        "$work/deriv_bench" $deriv_args >"$work/deriv.out" 2>"$work/deriv.err"
+        rc=$?
+        grep -v '^RESULT' "$work/deriv.out" | sed 's/^/  /'
+        sed 's/^/  /' "$work/deriv.err"
+        if [ "$rc" -ne 0 ]; then
+            echo "  deriv_bench failed (exit $rc)"
+            row "d. derivative sweeps" "failed (exit $rc)" "$(sed -n 1p "$work/deriv.err")" ""
+        else
+            # RESULT key=value ... lines -> summary rows
+            awk '
+                /^RESULT/ {
+                    delete kv
+                    for (i = 2; i <= NF; i++) { split($i, p, "="); kv[p[1]] = p[2] }
+                    if ("reps" in kv) { reps = kv["reps"]; next }
+                    n++; fn[n] = kv["fn"]; nv[n] = kv["n"]; ev[n] = kv["eval_ns"]; gr[n] = kv["grad_ns"]
+                    ra[n] = kv["ratio"]; he[n] = kv["hess_ns"]; ng[n] = kv["ngrad_ns"]
+                }
+                END {
+                    for (i = 1; i <= n; i++) {
+                        if (fn[i] == "F5-hessian") {
+                            printf "| d. F5 Hessian (n = %s, identity seeds), median of %s | %.1f us | n x (b) = %.1f us; ratio %.2fx | |\n",
+                                nv[i], reps, he[i] / 1000, ng[i] / 1000, ra[i]
+                            continue
+                        }
+                        variant = fn[i] ~ /'"'"'$/
+                        target = variant ? "variant: squares as x*x" : (ra[i] <= 3 ? "<= 3x: met" : "<= 3x: MISSED")
+                        printf "| d. %s (n = %s), value + gradient, median of %s | %.1f ns/point | value only %.1f ns/point; ratio %.2fx | %s |\n",
+                            fn[i], nv[i], reps, gr[i], ev[i], ra[i], target
+                    }
+                }' "$work/deriv.out" >>"$summary"
+        fi
     fi
-    case $kind in
-    parens) what="$depth nested parentheses ((((x))))" ;;
-    flat) what="flat sum of $depth terms x+y+x+..." ;;
-    esac
-    echo "  $what: $how"
-    echo "    median $t ms; peak RSS $(mb "$kb") MB"
-    row "$what" "$t ms" "peak RSS $(mb "$kb") MB" "$status"
-done
-echo
+    echo
+fi
 
 echo "== summary (markdown)"
 echo "| benchmark | median / figure | details | target |"
