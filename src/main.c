@@ -9,6 +9,7 @@
 #include "output.h"
 #include "run.h"
 #include "repl.h"
+#include "batch.h"
 #include <unistd.h>
 
 /* --check found a derivative that disagrees with finite differences */
@@ -45,6 +46,11 @@ int main(int argc, char **argv)
         return finish(0);
     }
 
+    if (o.points) {
+        int status = ad_batch(&o);
+        ad_options_free(&o);
+        return finish(status);
+    }
     if (o.nsrc == 0) {
         /* statements from stdin: a session on a terminal, a stream otherwise */
         int status = ad_repl(&o, isatty(0));

@@ -7,6 +7,8 @@
 #include "numfmt.h"
 #include "ops.h"
 
+int ad_shortest_digits(double v, char *digits, int size, int *len, int *point);   /* dtoa.cc */
+
 char *ad_fmt_number(char *buf, size_t n, double x, int prec)
 {
     if (isnan(x)) { snprintf(buf, n, "nan"); return buf; }
@@ -15,23 +17,48 @@ char *ad_fmt_number(char *buf, size_t n, double x, int prec)
         snprintf(buf, n, "%.*g", prec, x);
         return buf;
     }
-    /* the fewest significant digits that read back to the same bits... */
-    int p = 1;
-    for (; p < 17; p++) {
-        snprintf(buf, n, "%.*g", p, x);
-        if (strtod(buf, NULL) == x) break;
+    /* the shortest digits that read back to the same bits (dtoa.cc), laid
+     * out as %g would with that many digits, except that a whole number
+     * below 1e17 is written out when that is no longer: 100, not 1e+02 */
+    char dig[24];
+    int len, point;
+    int neg = ad_shortest_digits(x, dig, sizeof dig, &len, &point);
+    int exp10 = point - 1;
+    char *o = buf;
+    size_t room = n;
+    if (neg) *o++ = '-', room--;
+    if (x == 0) {
+        snprintf(o, room, "0");
+        return buf;
     }
-    snprintf(buf, n, "%.*g", p, x);
-    /* ...written without an exponent when that is no longer: 100, not 1e+02 */
-    const char *e = strchr(buf, 'e');
-    if (e) {
-        int exp10 = atoi(e + 1);
-        if (exp10 >= 0 && exp10 < 17) {
-            char fixed[40];
-            snprintf(fixed, sizeof fixed, "%.0f", x);
-            if (strlen(fixed) <= strlen(buf) && strtod(fixed, NULL) == x && strlen(fixed) < n)
-                strcpy(buf, fixed);
+    int use_exp = exp10 < -4 || exp10 >= len;
+    if (use_exp && exp10 >= 0 && exp10 < 17) {
+        /* "%.Ng" would write d.dde+XX; the plain integer, if not longer */
+        int elen = len + (len > 1) + 4 + (exp10 >= 100);
+        if (exp10 + 1 <= elen) use_exp = 0;
+    }
+    if (use_exp) {
+        size_t k = 0;
+        o[k++] = dig[0];
+        if (len > 1) {
+            o[k++] = '.';
+            for (int i = 1; i < len; i++) o[k++] = dig[i];
         }
+        snprintf(o + k, room - k, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+    } else if (exp10 >= 0) {
+        size_t k = 0;
+        for (int i = 0; i <= exp10 || i < len; i++) {
+            if (i == exp10 + 1) o[k++] = '.';
+            o[k++] = i < len ? dig[i] : '0';
+        }
+        o[k] = 0;
+    } else {
+        size_t k = 0;
+        o[k++] = '0';
+        o[k++] = '.';
+        for (int i = 0; i < -exp10 - 1; i++) o[k++] = '0';
+        for (int i = 0; i < len; i++) o[k++] = dig[i];
+        o[k] = 0;
     }
     /* -0 stays "-0": it reads back as -0 */
     return buf;

@@ -279,6 +279,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     int seen_mode = 0, seen_pol = 0, seen_dump = 0, seen_fmt = 0, seen_prec = 0;
     int mode = 0, pol = 0, dump = 0, fmt = 0, prec = 0;
     int seen_order = 0, order = 0, seen_step = 0, seen_rtol = 0, seen_atol = 0;
+    int seen_onerr = 0, onerr = 0, seen_jobs = 0, jobs = 1;
     o->step_scale = 1;
     o->rtol = 1e-5;
     o->atol = 1e-7;
@@ -350,6 +351,39 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         } else if (IS("--hessian", NULL)) {
             if (val) return usage(d, "option '%s' takes no value", opt, NULL);
             o->hessian = 1;
+        } else if (IS("--points", NULL)) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            if (o->points && strcmp(o->points, v) != 0)
+                return usage(d, "option '%s' given twice with different values", opt, NULL);
+            o->points = v;
+        } else if (IS("--vars", NULL)) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            if ((e = names_list(opt, v, &o->vars, &o->nvars, d))) return e;
+        } else if (IS("--binary", NULL)) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->binary = 1;
+        } else if (IS("--stats", NULL)) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->stats = 1;
+        } else if (IS("--no-optimize", NULL)) {
+            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
+            o->no_optimize = 1;
+        } else if (IS("--on-error", NULL)) {
+            static const char *const w[] = {"stop", "skip", "nan"};
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            int k = lookup_word(v, w, 3);
+            if (k < 0) return usage(d, "--on-error: expected stop, skip or nan, got '%s'", v, NULL);
+            if ((e = set_once(&onerr, &seen_onerr, k, opt, d))) return e;
+        } else if (IS("-j", "--jobs")) {
+            const char *v = take(argc, argv, &i, val, opt, d, &e);
+            if (!v) return e;
+            long k;
+            if (whole_number(v, 0, 1024, &k) < 0)
+                return usage(d, "-j: expected a number of threads from 0 (all cores) to 1024, got '%s'", v, NULL);
+            if ((e = set_once(&jobs, &seen_jobs, (int)k, opt, d))) return e;
         } else if (IS("--check", NULL)) {
             if (val) return usage(d, "option '%s' takes no value", opt, NULL);
             o->check = 1;
@@ -439,6 +473,8 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     }
     o->mode = (ad_mode)mode;
     o->order = order;
+    o->on_error = onerr;
+    o->jobs = jobs;
     o->policy = (ad_policy)pol;
     o->dump = seen_dump;
     o->dumpfmt = (ad_dump_format)dump;
@@ -463,6 +499,28 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
         return usage(d, "--order cannot be combined with --hessian", NULL, NULL);
     if (o->order && o->nseed == 0 && (o->nwrt ? o->nwrt : o->nat) != 1)
         return usage(d, "--order needs a function of one variable (one -at variable, or --wrt NAME) or a --seed direction", NULL, NULL);
+    /* batch mode: the points name the variables */
+    if (!o->points && (o->nvars || o->binary || seen_onerr || seen_jobs))
+        return usage(d, "%s only applies with --points",
+                     o->nvars ? "--vars" : o->binary ? "--binary" : seen_onerr ? "--on-error" : "-j", NULL);
+    if (o->points) {
+        if (o->nsrc == 0)
+            return usage(d, "--points needs expressions given with -e or -f", NULL, NULL);
+        if (o->binary && !o->nvars)
+            return usage(d, "--binary needs --vars (the columns of the binary rows)", NULL, NULL);
+        if (o->binary && o->format == AD_FMT_JSON)
+            return usage(d, "--binary cannot be combined with --format json", NULL, NULL);
+        if (o->order || o->check || o->adjoint || o->dump)
+            return usage(d, "--points cannot be combined with %s",
+                         o->order ? "--order" : o->check ? "--check" : o->adjoint ? "--adjoint" : "--dump-tape", NULL);
+        for (size_t i = 0; i < o->nvars; i++)
+            for (size_t j = 0; j < o->nat; j++)
+                if (strcmp(o->vars[i], o->at[j].name) == 0)
+                    return usage(d, "'%s' is given both by -at and by the points", o->vars[i], NULL);
+        /* --seed and --wrt name columns or -at values: checked once the
+         * header is read (batch.c) */
+        return AD_E_NONE;
+    }
     /* --seed and --wrt may only name variables that -at gives */
     for (size_t i = 0; i < o->nseed; i++) {
         size_t j = 0;
@@ -490,4 +548,6 @@ void ad_options_free(ad_options *o)
     free(o->seed);
     free(o->wrt);
     free(o->adjoint);
+    for (size_t i = 0; i < o->nvars; i++) free(o->vars[i]);
+    free(o->vars);
 }

@@ -21,6 +21,7 @@ typedef struct {
 
 typedef enum { AD_MODE_DEFAULT, AD_MODE_FORWARD, AD_MODE_REVERSE, AD_MODE_AUTO } ad_mode;
 typedef enum { AD_FMT_TEXT, AD_FMT_JSON } ad_outfmt;
+enum { AD_ON_ERROR_STOP, AD_ON_ERROR_SKIP, AD_ON_ERROR_NAN };
 
 typedef struct {
     ad_source *src;  size_t nsrc;
@@ -41,6 +42,14 @@ typedef struct {
     ad_outfmt format;
     int precision;                   /* 0: shortest round trip */
     int help, version;
+    /* batch mode (batch.c) */
+    const char *points;              /* --points FILE ('-': stdin) */
+    char **vars;     size_t nvars;   /* --vars */
+    int binary;                      /* --binary */
+    int on_error;                    /* AD_ON_ERROR_* */
+    int jobs;                        /* -j N (0: all cores) */
+    int stats;                       /* --stats */
+    int no_optimize;                 /* --no-optimize */
 } ad_options;
 
 #define AD_MAX_ORDER 100   /* largest --order */

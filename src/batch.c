@@ -1,0 +1,859 @@
+/* batch.c - batch mode (--points): the expressions are parsed and recorded
+ * once; every input row is one point, replayed on the tape with no
+ * allocation per point, and gets one output row in input order (or an
+ * error naming its line, with --on-error stop|skip|nan).
+ *
+ * Input is read in chunks of whole lines (or binary rows); with -j N the
+ * chunks of a round are parsed, computed and formatted by N threads, each
+ * with its own workspace on the one shared read-only tape, and written in
+ * input order.  Stateless row in, row out, so the input can be split and
+ * the outputs concatenated (parallel --pipe, xargs, streaming jobs). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "batch.h"
+#include "adcalc.h"
+#include "numfmt.h"
+#include "output.h"
+#include "ops.h"
+#include "alloc.h"
+
+#define CHUNK_BYTES (1 << 20)     /* text read per chunk */
+#define CHUNK_ROWS 8192           /* binary rows per chunk */
+
+/* what every row computes, fixed before the first row */
+typedef struct {
+    const ad_options *o;
+    ad_tape *t;
+    size_t m;                 /* outputs */
+    size_t ni;                /* tape inputs */
+    size_t ncol;              /* columns of a point */
+    char **colnames;          /* their names */
+    long *col_of_input;       /* tape input -> column, or -1 (then fixed) */
+    double *fixed;            /* tape input -> value when not a column (-at) */
+    size_t nd;                /* derivative variables */
+    const char **dnames;
+    long *d_input;            /* derivative variable -> tape input, or -1 */
+    unsigned char *diff;      /* differentiated tape inputs */
+    double *seed;             /* --seed direction on the tape inputs, or NULL */
+    unsigned char *seeddiff;
+    int grad, hess;
+    size_t per_out;           /* numbers per output: value, grad, jvp, hessian */
+    size_t width;             /* numbers per row: m * per_out */
+    char sep;                 /* output separator */
+    const char *name;         /* the input's name for diagnostics */
+} plan;
+
+/* a row that failed */
+typedef struct {
+    long line;
+    ad_errclass cls;
+    char msg[480];
+} rowerr;
+
+/* one chunk of input and what became of it */
+typedef struct {
+    const plan *P;
+    char *in;                 /* text: whole lines; binary: rows of doubles */
+    size_t inlen;
+    long first_line;          /* line (or row) number of its first row */
+    char *out;                /* formatted output */
+    size_t outlen, outcap;
+    rowerr *err;              /* errors, in order */
+    size_t nerr, errcap;
+    int stopped;              /* --on-error stop hit an error here */
+    size_t rows;
+    /* per-thread workspace, kept across chunks */
+    ad_work *w;
+    double *x, *res, *g, *hs, *seeds, *wout;
+} chunk;
+
+static int put(chunk *c, const void *s, size_t n)
+{
+    if (ad_grow((void **)&c->out, &c->outcap, c->outlen + n + 1, 1) < 0) return -1;
+    memcpy(c->out + c->outlen, s, n);
+    c->outlen += n;
+    return 0;
+}
+
+static void add_err(chunk *c, long line, ad_errclass cls, const char *fmt, const char *detail)
+{
+    if (ad_grow((void **)&c->err, &c->errcap, c->nerr + 1, sizeof *c->err) < 0) return;
+    rowerr *e = &c->err[c->nerr++];
+    e->line = line;
+    e->cls = cls;
+    snprintf(e->msg, sizeof e->msg, fmt, detail);
+}
+
+/* ---- one point ---- */
+
+/* computes row x (the point's columns) into res[width]; 0, or an error
+ * class with d filled */
+static ad_errclass compute(const plan *P, chunk *c, const double *cols, ad_diag *d)
+{
+    double *x = c->x, *res = c->res;
+    for (size_t i = 0; i < P->ni; i++)
+        x[i] = P->col_of_input[i] >= 0 ? cols[P->col_of_input[i]] : P->fixed[i];
+    ad_errclass e = ad_eval(P->t, c->w, x, d);
+    if (e) return e;
+    size_t nd = P->nd, k = 0;
+    for (size_t r = 0; r < P->m; r++) res[r * P->per_out] = ad_output_value(P->t, c->w, r);
+    if (P->grad) {
+        for (size_t r = 0; r < P->m; r++) {
+            for (size_t q = 0; q < P->m; q++) c->wout[q] = q == r;
+            if ((e = ad_reverse_outputs(P->t, c->w, P->diff, P->o->policy, c->wout, c->g, d))) return e;
+            for (size_t j = 0; j < nd; j++)
+                res[r * P->per_out + 1 + j] = P->d_input[j] >= 0 ? c->g[P->d_input[j]] : 0;
+        }
+        k = nd;
+    }
+    if (P->seed) {
+        double *jv = c->wout;   /* m numbers */
+        if ((e = ad_forward(P->t, c->w, x, P->seeddiff, P->seed, 1, P->o->policy, jv, d))) return e;
+        for (size_t r = 0; r < P->m; r++) res[r * P->per_out + 1 + k] = jv[r] + 0.0;
+        k++;
+    }
+    if (P->hess) {
+        /* one output (checked): the Hessian over the derivative variables */
+        size_t kk = 0;
+        for (size_t j = 0; j < nd; j++) kk += P->d_input[j] >= 0;
+        if ((e = ad_hessian(P->t, c->w, x, P->diff, c->seeds, kk, P->o->policy, c->g, c->hs, d))) return e;
+        for (size_t a = 0; a < nd; a++)
+            for (size_t b = 0, col = 0; b < nd; b++) {
+                double h = 0;
+                if (P->d_input[b] >= 0) {
+                    if (P->d_input[a] >= 0) h = c->hs[(size_t)P->d_input[a] * kk + col];
+                    col++;
+                }
+                res[1 + k + a * nd + b] = h;
+            }
+        if (!P->grad) { /* the gradient is not asked for: nothing else to copy */ }
+    }
+    return AD_E_NONE;
+}
+
+/* ---- formatting ---- */
+
+static void fmt_text_row(const plan *P, chunk *c, const double *res)
+{
+    char num[40];
+    for (size_t i = 0; i < P->width; i++) {
+        if (i) put(c, &P->sep, 1);
+        ad_fmt_number(num, sizeof num, res[i], P->o->precision);
+        put(c, num, strlen(num));
+    }
+    put(c, "\n", 1);
+}
+
+static void put_json_num(chunk *c, double x, int prec)
+{
+    char num[40];
+    ad_fmt_json_number(num, sizeof num, x, prec);
+    put(c, num, strlen(num));
+}
+
+static void put_json_str(chunk *c, const char *s, size_t n)
+{
+    /* the names are identifiers and the expressions are escaped once, in plan */
+    put(c, s, n);
+}
+
+static void fmt_json_row(const plan *P, chunk *c, const double *res, long line, const char *exprs_json)
+{
+    int p = P->o->precision;
+    char buf[64];
+    snprintf(buf, sizeof buf, "{\"line\": %ld, ", line);
+    put(c, buf, strlen(buf));
+    size_t nd = P->nd;
+    if (P->m == 1) {
+        put(c, "\"expr\": ", 8);
+        put_json_str(c, exprs_json, strlen(exprs_json));
+        put(c, ", \"value\": ", 11);
+        put_json_num(c, res[0], p);
+        size_t k = 1;
+        if (P->grad) {
+            put(c, ", \"gradient\": {", 15);
+            for (size_t j = 0; j < nd; j++) {
+                if (j) put(c, ", ", 2);
+                put(c, "\"", 1);
+                put(c, P->dnames[j], strlen(P->dnames[j]));
+                put(c, "\": ", 3);
+                put_json_num(c, res[k + j], p);
+            }
+            put(c, "}", 1);
+            k += nd;
+        }
+        if (P->seed) {
+            put(c, ", \"jvp\": ", 9);
+            put_json_num(c, res[k++], p);
+        }
+        if (P->hess) {
+            put(c, ", \"hessian\": [", 14);
+            for (size_t a = 0; a < nd; a++) {
+                put(c, a ? ", [" : "[", a ? 3 : 1);
+                for (size_t b = 0; b < nd; b++) {
+                    if (b) put(c, ", ", 2);
+                    put_json_num(c, res[k + a * nd + b], p);
+                }
+                put(c, "]", 1);
+            }
+            put(c, "]", 1);
+        }
+    } else {
+        put(c, "\"exprs\": ", 9);
+        put_json_str(c, exprs_json, strlen(exprs_json));
+        put(c, ", \"values\": [", 13);
+        for (size_t r = 0; r < P->m; r++) {
+            if (r) put(c, ", ", 2);
+            put_json_num(c, res[r * P->per_out], p);
+        }
+        put(c, "]", 1);
+        if (P->grad) {
+            put(c, ", \"jacobian\": [", 15);
+            for (size_t r = 0; r < P->m; r++) {
+                put(c, r ? ", [" : "[", r ? 3 : 1);
+                for (size_t j = 0; j < nd; j++) {
+                    if (j) put(c, ", ", 2);
+                    put_json_num(c, res[r * P->per_out + 1 + j], p);
+                }
+                put(c, "]", 1);
+            }
+            put(c, "]", 1);
+        }
+        if (P->seed) {
+            put(c, ", \"jvp\": [", 10);
+            for (size_t r = 0; r < P->m; r++) {
+                if (r) put(c, ", ", 2);
+                put_json_num(c, res[r * P->per_out + 1 + (P->grad ? nd : 0)], p);
+            }
+            put(c, "]", 1);
+        }
+    }
+    if (P->grad || P->hess) {
+        put(c, ", \"vars\": [", 11);
+        for (size_t j = 0; j < nd; j++) {
+            if (j) put(c, ", ", 2);
+            put(c, "\"", 1);
+            put(c, P->dnames[j], strlen(P->dnames[j]));
+            put(c, "\"", 1);
+        }
+        put(c, "]", 1);
+    }
+    put(c, "}\n", 2);
+}
+
+/* ---- the rows of a chunk ---- */
+
+/* one row failed: record it, and emit its marked row */
+static void row_failed(const plan *P, chunk *c, long line, ad_errclass cls, const char *msg,
+                       const char *exprs_json)
+{
+    add_err(c, line, cls, "%s", msg);
+    if (P->o->on_error == AD_ON_ERROR_STOP) {
+        c->stopped = 1;
+        return;
+    }
+    if (P->o->on_error == AD_ON_ERROR_NAN) {
+        for (size_t i = 0; i < P->width; i++) c->res[i] = NAN;
+        if (P->o->binary) put(c, c->res, P->width * sizeof *c->res);
+        else if (P->o->format == AD_FMT_JSON) fmt_json_row(P, c, c->res, line, exprs_json);
+        else fmt_text_row(P, c, c->res);
+    }
+}
+
+static void eval_row(const plan *P, chunk *c, const double *cols, long line, const char *exprs_json)
+{
+    ad_diag d;
+    ad_errclass e = compute(P, c, cols, &d);
+    if (e) {
+        char msg[480];
+        if (d.line > 0)
+            snprintf(msg, sizeof msg, "%s (at %s:%d:%d)", d.msg, P->o->src[d.src].name, d.line, d.col);
+        else
+            snprintf(msg, sizeof msg, "%s", d.msg);
+        row_failed(P, c, line, e, msg, exprs_json);
+        return;
+    }
+    c->rows++;
+    if (P->o->binary) put(c, c->res, P->width * sizeof *c->res);
+    else if (P->o->format == AD_FMT_JSON) fmt_json_row(P, c, c->res, line, exprs_json);
+    else fmt_text_row(P, c, c->res);
+}
+
+/* splits one text line into numbers; -1 with a message on a bad row */
+static int parse_line(const plan *P, char *s, size_t n, double *cols, char *why, size_t whyn)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
+        if (i >= n) break;
+        if (k == P->ncol) {
+            snprintf(why, whyn, "more than %zu columns", P->ncol);
+            return -1;
+        }
+        size_t b = i;
+        while (i < n && s[i] != ',' && s[i] != '\t' && s[i] != ' ' && s[i] != '\r') i++;
+        const char *e;
+        if (ad_parse_number(s + b, i - b, &cols[k], &e) < 0) {
+            snprintf(why, whyn, "column %zu (%s): '%.*s' %s", k + 1, P->colnames[k],
+                     (int)(i - b > 40 ? 40 : i - b), s + b, e);
+            return -1;
+        }
+        k++;
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
+        if (i < n && s[i] == ',') {
+            i++;
+            if (P->sep != ',') {
+                snprintf(why, whyn, "a ',' where the separator is %s", P->sep == '\t' ? "a tab" : "a space");
+                return -1;
+            }
+            size_t j = i;
+            while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r')) j++;
+            if (j >= n) {
+                snprintf(why, whyn, "an empty column %zu", k + 1);
+                return -1;
+            }
+        }
+    }
+    if (k != P->ncol) {
+        snprintf(why, whyn, "%zu column%s where %zu are expected", k, k == 1 ? "" : "s", P->ncol);
+        return -1;
+    }
+    return 0;
+}
+
+static void run_chunk(chunk *c, const char *exprs_json)
+{
+    const plan *P = c->P;
+    double cols_buf[64], *cols = P->ncol <= 64 ? cols_buf : ad_malloc(P->ncol * sizeof *cols);
+    if (!cols) {
+        add_err(c, c->first_line, AD_E_IO, "%s", "out of memory");
+        c->stopped = 1;
+        return;
+    }
+    if (P->o->binary) {
+        size_t rowbytes = P->ncol * sizeof(double), nrows = c->inlen / rowbytes;
+        for (size_t r = 0; r < nrows && !c->stopped; r++) {
+            memcpy(cols, c->in + r * rowbytes, rowbytes);
+            int bad = 0;
+            for (size_t k = 0; k < P->ncol; k++) bad |= !isfinite(cols[k]);
+            if (bad) {
+                row_failed(P, c, c->first_line + (long)r, AD_E_SYNTAX, "a value that is not a finite number", exprs_json);
+                continue;
+            }
+            eval_row(P, c, cols, c->first_line + (long)r, exprs_json);
+        }
+    } else {
+        long line = c->first_line;
+        char *s = c->in, *end = c->in + c->inlen;
+        while (s < end && !c->stopped) {
+            char *nl = memchr(s, '\n', (size_t)(end - s));
+            size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+            /* blank lines and # comments are skipped */
+            size_t i = 0;
+            while (i < n && isspace((unsigned char)s[i])) i++;
+            if (i < n && s[i] != '#') {
+                char why[200];
+                if (parse_line(P, s, n, cols, why, sizeof why) < 0)
+                    row_failed(P, c, line, AD_E_SYNTAX, why, exprs_json);
+                else
+                    eval_row(P, c, cols, line, exprs_json);
+            }
+            line++;
+            s += n + 1;
+        }
+    }
+    if (cols != cols_buf) free(cols);
+}
+
+/* ---- threads ---- */
+
+typedef struct {
+    chunk *c;
+    const char *exprs_json;
+} job;
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    run_chunk(j->c, j->exprs_json);
+    return NULL;
+}
+
+/* ---- setting up ---- */
+
+static int is_ident(const char *s, size_t n)
+{
+    if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!(isalnum((unsigned char)s[i]) || s[i] == '_')) return 0;
+    return 1;
+}
+
+static int fail_usage(const ad_options *o, const char *fmt, const char *a)
+{
+    ad_diag d;
+    ad_diag_set(&d, AD_E_USAGE, 0, 0, fmt, a);
+    ad_print_error(stderr, o, NULL, &d);
+    return ad_exit_code(AD_E_USAGE);
+}
+
+/* the next line of f (without its newline) into *buf; -1 at the end */
+static long next_line(FILE *f, char **buf, size_t *cap)
+{
+    ssize_t n = getline(buf, cap, f);
+    if (n < 0) return -1;
+    if (n > 0 && (*buf)[n - 1] == '\n') (*buf)[--n] = 0;
+    return n;
+}
+
+static void chunk_free(chunk *c)
+{
+    free(c->in);
+    free(c->out);
+    free(c->err);
+    ad_work_free(c->w);
+    free(c->x);
+    free(c->res);
+    free(c->g);
+    free(c->hs);
+    free(c->seeds);
+    free(c->wout);
+}
+
+/* the workspace a thread needs for the plan */
+static int chunk_init(chunk *c, const plan *P)
+{
+    memset(c, 0, sizeof *c);
+    c->P = P;
+    size_t ni = P->ni ? P->ni : 1, nd = P->nd ? P->nd : 1, m = P->m;
+    c->w = ad_work_new();
+    c->x = ad_malloc(ni * sizeof *c->x);
+    c->res = ad_malloc((P->width ? P->width : 1) * sizeof *c->res);
+    c->g = ad_malloc(ni * sizeof *c->g);
+    c->hs = ad_malloc(ni * nd * sizeof *c->hs);
+    c->seeds = ad_malloc(ni * nd * sizeof *c->seeds);
+    c->wout = ad_malloc((m > 1 ? m : 1) * sizeof *c->wout);
+    if (!c->w || !c->x || !c->res || !c->g || !c->hs || !c->seeds || !c->wout) return -1;
+    /* identity seeds over the derivative variables that occur (Hessian) */
+    size_t kk = 0;
+    for (size_t j = 0; j < P->nd; j++) kk += P->d_input[j] >= 0;
+    memset(c->seeds, 0, ni * nd * sizeof *c->seeds);
+    for (size_t j = 0, col = 0; j < P->nd; j++)
+        if (P->d_input[j] >= 0) c->seeds[(size_t)P->d_input[j] * kk + col++] = 1;
+    return 0;
+}
+
+/* names of the output columns, for the header row */
+static void header_row(const plan *P, FILE *out)
+{
+    for (size_t r = 0; r < P->m; r++) {
+        char suffix[24] = "";
+        if (P->m > 1) snprintf(suffix, sizeof suffix, "#%zu", r + 1);
+        if (r) putc(P->sep, out);
+        fprintf(out, "value%s", suffix);
+        for (size_t j = 0; P->grad && j < P->nd; j++) fprintf(out, "%cd/d%s%s", P->sep, P->dnames[j], suffix);
+        if (P->seed) fprintf(out, "%cjvp%s", P->sep, suffix);
+        for (size_t a = 0; P->hess && a < P->nd; a++)
+            for (size_t b = 0; b < P->nd; b++)
+                fprintf(out, "%cd2/d%sd%s%s", P->sep, P->dnames[a], P->dnames[b], suffix);
+    }
+    putc('\n', out);
+}
+
+int ad_batch(const ad_options *o)
+{
+    plan P;
+    memset(&P, 0, sizeof P);
+    P.o = o;
+    P.m = o->nsrc;
+    int status = 0;
+    ad_diag d;
+    char *hdr = NULL;
+    size_t hdrcap = 0;
+    char *exprs_json = NULL;
+    size_t ejlen = 0, ejcap = 0;
+    chunk *ch = NULL;
+    size_t nthreads = 0;
+    FILE *in = NULL;
+
+    /* the tape: all expressions, recorded once */
+    const char **srcs = ad_malloc(P.m * sizeof *srcs);
+    size_t *lens = ad_malloc(P.m * sizeof *lens);
+    P.t = ad_tape_new();
+    if (!srcs || !lens || !P.t) { status = 5; fprintf(stderr, "adcalc: error: out of memory [ad/io]\n"); goto done; }
+    for (size_t i = 0; i < P.m; i++) {
+        srcs[i] = o->src[i].src;
+        lens[i] = o->src[i].len;
+    }
+    size_t failed = 0;
+    ad_errclass e = ad_parse_many(P.t, srcs, lens, P.m, &failed, &d);
+    if (e) {
+        ad_print_error(stderr, o, &o->src[failed], &d);
+        status = ad_exit_code(e);
+        goto done;
+    }
+    if (o->hessian && P.m > 1) { status = fail_usage(o, "--hessian with --points takes one expression%s", ""); goto done; }
+    P.ni = ad_tape_ninputs(P.t);
+    P.name = strcmp(o->points, "-") == 0 ? "<stdin>" : o->points;
+
+    /* the columns: --vars, or the header line */
+    in = strcmp(o->points, "-") == 0 ? stdin : fopen(o->points, "rb");
+    if (!in) {
+        fprintf(stderr, "adcalc: error: cannot read '%s': %s [ad/io]\n", o->points, strerror(errno));
+        status = ad_exit_code(AD_E_IO);
+        goto done;
+    }
+    long hline = 0;
+    char *first = NULL;   /* with --vars, the first data line (kept for the separator) */
+    if (!o->binary) {
+        long n;
+        while ((n = next_line(in, &hdr, &hdrcap)) >= 0) {
+            hline++;
+            size_t i = 0;
+            while (i < (size_t)n && isspace((unsigned char)hdr[i])) i++;
+            if (i < (size_t)n && hdr[i] != '#') break;
+        }
+        if (n < 0) {
+            if (!o->nvars) {
+                fprintf(stderr, "adcalc: %s: error: no header line naming the columns (or give --vars) [ad/syntax]\n", P.name);
+                status = ad_exit_code(AD_E_SYNTAX);
+                goto done;
+            }
+            hdr = NULL;
+        }
+        /* the separator: a tab, else a comma, else blanks */
+        P.sep = hdr && strchr(hdr, '\t') ? '\t' : hdr && strchr(hdr, ',') ? ',' : ' ';
+        if (!hdr) P.sep = ',';
+        if (o->nvars) first = hdr;
+    }
+    if (o->nvars) {
+        P.ncol = o->nvars;
+        P.colnames = o->vars;
+    } else if (!o->binary) {
+        /* split the header into names */
+        size_t cap = 0;
+        char *s = hdr;
+        while (*s) {
+            while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+            if (!*s) break;
+            char *b = s;
+            while (*s && *s != ',' && *s != ' ' && *s != '\t' && *s != '\r') s++;
+            size_t len = (size_t)(s - b);
+            char save = *s;
+            *s = 0;
+            if (!is_ident(b, len) || ad_is_reserved(b, len)) {
+                fprintf(stderr, "adcalc: %s:%ld: error: header column %zu: '%.60s' is not a variable name "
+                                "(the first line names the columns; or give --vars) [ad/syntax]\n",
+                        P.name, hline, P.ncol + 1, b);
+                status = ad_exit_code(AD_E_SYNTAX);
+                goto done;
+            }
+            for (size_t k = 0; k < P.ncol; k++)
+                if (strcmp(P.colnames[k], b) == 0) {
+                    fprintf(stderr, "adcalc: %s:%ld: error: column '%s' named twice [ad/syntax]\n", P.name, hline, b);
+                    status = ad_exit_code(AD_E_SYNTAX);
+                    goto done;
+                }
+            for (size_t k = 0; k < o->nat; k++)
+                if (strcmp(o->at[k].name, b) == 0) {
+                    fprintf(stderr, "adcalc: %s:%ld: error: '%s' is given both by -at and by the points [ad/usage]\n",
+                            P.name, hline, b);
+                    status = ad_exit_code(AD_E_USAGE);
+                    goto done;
+                }
+            if (ad_grow((void **)&P.colnames, &cap, P.ncol + 1, sizeof *P.colnames) < 0) goto nomem;
+            P.colnames[P.ncol++] = b;
+            *s = save;
+            while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+            if (*s == ',') *s++ = ' ';
+        }
+        /* the names point into hdr: NUL-terminate them in place */
+        for (size_t k = 0; k < P.ncol; k++) {
+            char *q = P.colnames[k];
+            while (*q && *q != ',' && *q != ' ' && *q != '\t' && *q != '\r') q++;
+            *q = 0;
+        }
+        if (P.ncol == 0) {
+            fprintf(stderr, "adcalc: %s:%ld: error: the header names no columns [ad/syntax]\n", P.name, hline);
+            status = ad_exit_code(AD_E_SYNTAX);
+            goto done;
+        }
+    }
+
+    /* bind the tape's inputs to columns or -at values */
+    P.col_of_input = ad_malloc((P.ni ? P.ni : 1) * sizeof *P.col_of_input);
+    P.fixed = ad_malloc((P.ni ? P.ni : 1) * sizeof *P.fixed);
+    if (!P.col_of_input || !P.fixed) goto nomem;
+    for (size_t i = 0; i < P.ni; i++) {
+        size_t len;
+        const char *name = ad_tape_input_name(P.t, i, &len);
+        P.col_of_input[i] = -1;
+        for (size_t k = 0; k < P.ncol; k++)
+            if (strlen(P.colnames[k]) == len && !memcmp(P.colnames[k], name, len)) P.col_of_input[i] = (long)k;
+        if (P.col_of_input[i] >= 0) continue;
+        size_t k = 0;
+        while (k < o->nat && !(strlen(o->at[k].name) == len && !memcmp(o->at[k].name, name, len))) k++;
+        if (k == o->nat) {
+            int line, col;
+            ad_tape_pos(P.t, i, &line, &col);
+            ad_diag_set(&d, AD_E_NAME, line, col,
+                        "variable '%.*s' has no value: it is not a column of the points, nor given with -at",
+                        (int)(len > 60 ? 60 : len), name);
+            ad_print_error(stderr, o, &o->src[ad_tape_source(P.t, i)], &d);
+            status = ad_exit_code(AD_E_NAME);
+            goto done;
+        }
+        P.fixed[i] = o->at[k].value;
+    }
+
+    /* the derivative variables: --wrt, else the columns */
+    P.grad = o->grad || o->jacobian;
+    P.hess = o->hessian;
+    P.nd = o->nwrt ? o->nwrt : P.ncol;
+    P.dnames = ad_malloc((P.nd ? P.nd : 1) * sizeof *P.dnames);
+    P.d_input = ad_malloc((P.nd ? P.nd : 1) * sizeof *P.d_input);
+    P.diff = ad_malloc(P.ni ? P.ni : 1);
+    if (!P.dnames || !P.d_input || !P.diff) goto nomem;
+    memset(P.diff, 0, P.ni);
+    for (size_t j = 0; j < P.nd; j++) {
+        const char *name = o->nwrt ? o->wrt[j] : P.colnames[j];
+        int known = 0;
+        for (size_t k = 0; k < P.ncol; k++) known |= strcmp(P.colnames[k], name) == 0;
+        for (size_t k = 0; k < o->nat; k++) known |= strcmp(o->at[k].name, name) == 0;
+        if (!known) { status = fail_usage(o, "--wrt: '%s' is not a column of the points, nor given with -at", name); goto done; }
+        P.dnames[j] = name;
+        P.d_input[j] = -1;
+        for (size_t i = 0; i < P.ni; i++) {
+            size_t len;
+            const char *n2 = ad_tape_input_name(P.t, i, &len);
+            if (strlen(name) == len && !memcmp(name, n2, len)) P.d_input[j] = (long)i;
+        }
+        if (P.d_input[j] >= 0) P.diff[P.d_input[j]] = 1;
+    }
+    if (o->nseed) {
+        P.seed = ad_malloc((P.ni ? P.ni : 1) * sizeof *P.seed);
+        P.seeddiff = ad_malloc(P.ni ? P.ni : 1);
+        if (!P.seed || !P.seeddiff) goto nomem;
+        memset(P.seeddiff, 0, P.ni);
+        for (size_t i = 0; i < P.ni; i++) P.seed[i] = 0;
+        for (size_t s = 0; s < o->nseed; s++) {
+            int known = 0;
+            for (size_t k = 0; k < P.ncol; k++) known |= strcmp(P.colnames[k], o->seed[s].name) == 0;
+            for (size_t k = 0; k < o->nat; k++) known |= strcmp(o->at[k].name, o->seed[s].name) == 0;
+            if (!known) { status = fail_usage(o, "--seed: '%s' is not a column of the points, nor given with -at", o->seed[s].name); goto done; }
+            for (size_t i = 0; i < P.ni; i++) {
+                size_t len;
+                const char *n2 = ad_tape_input_name(P.t, i, &len);
+                if (strlen(o->seed[s].name) == len && !memcmp(o->seed[s].name, n2, len)) {
+                    P.seed[i] = o->seed[s].value;
+                    P.seeddiff[i] = 1;
+                }
+            }
+        }
+    }
+    P.per_out = 1 + (P.grad ? P.nd : 0) + (P.seed ? 1 : 0) + (P.hess ? P.nd * P.nd : 0);
+    P.width = P.m * P.per_out;
+
+    /* the expressions as a JSON value, once */
+    if (o->format == AD_FMT_JSON) {
+        FILE *mem = open_memstream(&exprs_json, &ejlen);
+        if (!mem) goto nomem;
+        if (P.m > 1) fputc('[', mem);
+        for (size_t r = 0; r < P.m; r++) {
+            if (r) fputs(", ", mem);
+            ad_fput_json_string(mem, o->src[r].src, o->src[r].len);
+        }
+        if (P.m > 1) fputc(']', mem);
+        if (fclose(mem) != 0) goto nomem;
+    }
+    (void)ejcap;
+
+    if (o->stats) {
+        fprintf(stderr, "adcalc: tape: %zu nodes (%zu inputs, %zu constants, %zu operations), %zu bytes\n",
+                ad_tape_size(P.t), P.ni, ad_tape_nconsts(P.t), ad_tape_size(P.t) - P.ni - ad_tape_nconsts(P.t),
+                ad_tape_size(P.t) * ad_node_bytes());
+    }
+
+    /* the threads: one workspace each */
+    nthreads = o->jobs ? (size_t)o->jobs : (size_t)sysconf(_SC_NPROCESSORS_ONLN);
+    if (nthreads < 1) nthreads = 1;
+    ch = ad_malloc(nthreads * sizeof *ch);
+    if (!ch) goto nomem;
+    memset(ch, 0, nthreads * sizeof *ch);
+    for (size_t k = 0; k < nthreads; k++)
+        if (chunk_init(&ch[k], &P) < 0) goto nomem;
+
+    if (!o->binary && o->format != AD_FMT_JSON) header_row(&P, stdout);
+
+    /* the rounds: read up to nthreads chunks, compute them, write them in order */
+    long next = o->binary ? 1 : hline + (o->nvars ? 0 : 1);
+    char *carry = NULL;
+    size_t carrylen = 0;
+    if (first) {
+        /* with --vars the first line read is data */
+        carrylen = strlen(first);
+        carry = ad_malloc(carrylen + 2);
+        if (!carry) goto nomem;
+        memcpy(carry, first, carrylen);
+        carry[carrylen++] = '\n';
+        next = hline;
+    }
+    int eof = 0, stop = 0;
+    long rows_done = 0;
+    int progress = isatty(2);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long last_report = 0;
+    while (!eof && !stop) {
+        size_t used = 0;
+        for (; used < nthreads && !eof; used++) {
+            chunk *c = &ch[used];
+            c->outlen = c->nerr = c->rows = 0;
+            c->stopped = 0;
+            c->first_line = next;
+            if (o->binary) {
+                size_t rowbytes = P.ncol * sizeof(double), want = rowbytes * CHUNK_ROWS;
+                if (ad_grow((void **)&c->in, &c->inlen, want, 1) < 0) goto nomem;
+                size_t got = fread(c->in, 1, want, in);
+                if (got < want) eof = 1;
+                if (got % rowbytes) {
+                    fprintf(stderr, "adcalc: %s: error: the last row is cut short (%zu bytes of %zu) [ad/syntax]\n",
+                            P.name, got % rowbytes, rowbytes);
+                    if (!status) status = ad_exit_code(AD_E_SYNTAX);
+                    got -= got % rowbytes;
+                }
+                c->inlen = got;   /* inlen doubles as the byte count here */
+                next += (long)(got / rowbytes);
+                if (got == 0) { used++; break; }
+                continue;
+            }
+            /* text: whole lines, about CHUNK_BYTES */
+            size_t cap = 0;
+            char *buf = ad_malloc(CHUNK_BYTES + carrylen + 1);
+            if (!buf) goto nomem;
+            cap = CHUNK_BYTES + carrylen + 1;
+            if (carrylen) memcpy(buf, carry, carrylen);
+            size_t len = carrylen;
+            carrylen = 0;
+            size_t want = cap - 1 - len, got = fread(buf + len, 1, want, in);
+            len += got;
+            if (got < want) eof = 1;
+            /* keep the partial last line for the next chunk */
+            size_t cut = len;
+            if (!eof) {
+                char *nl = NULL;
+                for (size_t q = len; q > 0; q--)
+                    if (buf[q - 1] == '\n') { nl = buf + q - 1; break; }
+                if (!nl) {
+                    /* a line longer than a chunk: read on until its end */
+                    int ch2;
+                    while ((ch2 = fgetc(in)) != EOF) {
+                        if (len + 1 >= cap) {
+                            char *nb = ad_realloc(buf, cap * 2);
+                            if (!nb) { free(buf); goto nomem; }
+                            buf = nb;
+                            cap *= 2;
+                        }
+                        buf[len++] = (char)ch2;
+                        if (ch2 == '\n') break;
+                    }
+                    if (ch2 == EOF) eof = 1;
+                    cut = len;
+                } else {
+                    cut = (size_t)(nl - buf) + 1;
+                }
+            }
+            if (cut < len) {
+                free(carry);
+                carrylen = len - cut;
+                carry = ad_malloc(carrylen + 1);
+                if (!carry) { free(buf); goto nomem; }
+                memcpy(carry, buf + cut, carrylen);
+            }
+            free(c->in);
+            c->in = buf;
+            c->inlen = cut;
+            for (size_t q = 0; q < cut; q++) next += buf[q] == '\n';
+            if (cut && buf[cut - 1] != '\n') next++;
+        }
+        /* compute: chunk 0 here, the others on threads */
+        pthread_t *tid = ad_malloc(used * sizeof *tid);
+        job *jobs = ad_malloc(used * sizeof *jobs);
+        if (!tid || !jobs) { free(tid); free(jobs); goto nomem; }
+        size_t started = 1;
+        for (size_t k = 1; k < used; k++) {
+            jobs[k] = (job){&ch[k], exprs_json};
+            if (pthread_create(&tid[k], NULL, worker, &jobs[k]) != 0) break;
+            started++;
+        }
+        run_chunk(&ch[0], exprs_json);
+        for (size_t k = started; k < used; k++) run_chunk(&ch[k], exprs_json);
+        for (size_t k = 1; k < started; k++) pthread_join(tid[k], NULL);
+        free(tid);
+        free(jobs);
+        /* write in input order; errors go to stderr as they come */
+        for (size_t k = 0; k < used && !stop; k++) {
+            chunk *c = &ch[k];
+            if (c->outlen) fwrite(c->out, 1, c->outlen, stdout);
+            for (size_t q = 0; q < c->nerr; q++) {
+                rowerr *r = &c->err[q];
+                if (o->format == AD_FMT_JSON) {
+                    fprintf(stderr, "{\"error\": {\"tag\": \"%s\", \"message\": ", ad_err_tag(r->cls));
+                    ad_fput_json_string(stderr, r->msg, strlen(r->msg));
+                    fprintf(stderr, ", \"source\": ");
+                    ad_fput_json_string(stderr, P.name, strlen(P.name));
+                    fprintf(stderr, ", \"%s\": %ld}}\n", o->binary ? "row" : "line", r->line);
+                } else {
+                    fprintf(stderr, "adcalc: %s:%s%ld: error: %s [%s]\n", P.name, o->binary ? "row " : "",
+                            r->line, r->msg, ad_err_tag(r->cls));
+                }
+                if (!status) status = ad_exit_code(r->cls);
+            }
+            rows_done += (long)c->rows;
+            if (c->stopped) stop = 1;
+        }
+        if (ferror(stdout)) break;
+        if (progress && rows_done - last_report >= 100000) {
+            struct timespec t1;
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+            fprintf(stderr, "\radcalc: %ld rows, %.0f rows/s ", rows_done, secs > 0 ? (double)rows_done / secs : 0);
+            last_report = rows_done;
+        }
+    }
+    if (progress && last_report) fputs("\r\033[K", stderr);
+    free(carry);
+    if (o->stats) fprintf(stderr, "adcalc: %ld rows\n", rows_done);
+    goto done;
+nomem:
+    fprintf(stderr, "adcalc: error: out of memory [ad/io]\n");
+    status = ad_exit_code(AD_E_IO);
+done:
+    if (ch) {
+        for (size_t k = 0; k < nthreads; k++) chunk_free(&ch[k]);
+        free(ch);
+    }
+    if (in && in != stdin) fclose(in);
+    free(hdr);
+    free(exprs_json);
+    free(srcs);
+    free(lens);
+    if (!o->nvars) free(P.colnames);
+    free(P.col_of_input);
+    free(P.fixed);
+    free(P.dnames);
+    free(P.d_input);
+    free(P.diff);
+    free(P.seed);
+    free(P.seeddiff);
+    ad_tape_free(P.t);
+    return status;
+}
