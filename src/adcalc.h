@@ -69,6 +69,17 @@ ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d);
 ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *lens, size_t m,
                           size_t *failed, ad_diag *d);
 
+/* Optimises a finished tape in place: constant folding, common
+ * subexpressions, pow(a, 2) as sqr(a), dead nodes.  Values stay identical
+ * to the bit; derivatives can differ in the last bits where a shared node
+ * sums its adjoints in one place.  0, or -1 when out of memory (then the
+ * tape is unchanged). */
+typedef struct {
+    size_t before, after;          /* nodes */
+    size_t folded, shared, strength;
+} ad_optstats;
+int ad_optimize(ad_tape *t, ad_optstats *st);
+
 size_t ad_tape_size(const ad_tape *t);       /* nodes */
 size_t ad_tape_ninputs(const ad_tape *t);
 size_t ad_tape_nconsts(const ad_tape *t);
@@ -174,6 +185,24 @@ const char *ad_check_status_name(int status);
 
 double ad_value(const ad_tape *t, const ad_work *w);  /* output 0 after a sweep */
 double ad_output_value(const ad_tape *t, const ad_work *w, size_t o);
+
+/* ---- many points at once (batch mode) ---- */
+typedef struct ad_block ad_block;
+ad_block *ad_block_new(void);
+void ad_block_free(ad_block *b);
+/* how many points one block holds for this tape (at most 256) */
+size_t ad_block_width(const ad_tape *t);
+/* Values (and with grad, gradients) of every output for np <= width points:
+ * x holds each point's inputs (np x ninputs, row-major); out row j (at
+ * out + j*stride) receives, output after output, the value then the
+ * derivatives with respect to tape inputs cols[0..nd) (-1: a variable the
+ * tape does not use, derivative 0).  Bit-identical to ad_eval and
+ * ad_reverse_outputs.  flags[j] is set for a point the block could not
+ * finish (domain error, overflow, kink, singular point): recompute it with
+ * the scalar engines.  0, or -1 when out of memory. */
+int ad_block_run(const ad_tape *t, ad_block *b, const unsigned char *diff, int grad, size_t np,
+                 const double *x, const long *cols, size_t nd, double *out, size_t stride,
+                 unsigned char *flags);
 
 /* ---- the tape listing ---- */
 typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON, AD_DUMP_DOT } ad_dump_format;

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "batch.h"
+#include "run.h"
 #include "adcalc.h"
 #include "numfmt.h"
 #include "output.h"
@@ -73,6 +74,12 @@ typedef struct {
     /* per-thread workspace, kept across chunks */
     ad_work *w;
     double *x, *res, *g, *hs, *seeds, *wout;
+    /* the block replay: points waiting, their lines, results, flags */
+    ad_block *bk;
+    size_t B, pending;
+    double *bx, *bout;
+    long *bline;
+    unsigned char *bflag;
 } chunk;
 
 static int put(chunk *c, const void *s, size_t n)
@@ -268,6 +275,59 @@ static void row_failed(const plan *P, chunk *c, long line, ad_errclass cls, cons
     }
 }
 
+static void emit(const plan *P, chunk *c, const double *res, long line, const char *exprs_json)
+{
+    c->rows++;
+    if (P->o->binary) put(c, res, P->width * sizeof *res);
+    else if (P->o->format == AD_FMT_JSON) fmt_json_row(P, c, res, line, exprs_json);
+    else fmt_text_row(P, c, res);
+}
+
+static void eval_row(const plan *P, chunk *c, const double *cols, long line, const char *exprs_json);
+
+/* runs the points waiting in the block, then emits them in order; a point
+ * the block flagged goes through the scalar engines instead */
+static void flush_block(const plan *P, chunk *c, const char *exprs_json)
+{
+    size_t np = c->pending;
+    if (!np) return;
+    c->pending = 0;
+    if (ad_block_run(P->t, c->bk, P->diff, P->grad, np, c->bx, P->d_input, P->nd, c->bout, P->width,
+                     c->bflag) < 0) {
+        add_err(c, c->bline[0], AD_E_IO, "%s", "out of memory");
+        c->stopped = 1;
+        return;
+    }
+    for (size_t j = 0; j < np && !c->stopped; j++) {
+        if (c->bflag[j]) {
+            /* the point's columns, back from its tape inputs */
+            double cols_buf[64], *cols = P->ncol <= 64 ? cols_buf : ad_malloc(P->ncol * sizeof *cols);
+            if (!cols) { c->stopped = 1; return; }
+            for (size_t i = 0; i < P->ni; i++)
+                if (P->col_of_input[i] >= 0) cols[P->col_of_input[i]] = c->bx[j * P->ni + i];
+            eval_row(P, c, cols, c->bline[j], exprs_json);
+            if (cols != cols_buf) free(cols);
+        } else {
+            emit(P, c, c->bout + j * P->width, c->bline[j], exprs_json);
+        }
+    }
+}
+
+/* a point for the block (or, for what the block does not do, the scalar
+ * engines right away) */
+static void add_point(const plan *P, chunk *c, const double *cols, long line, const char *exprs_json)
+{
+    if (!c->bk) {
+        eval_row(P, c, cols, line, exprs_json);
+        return;
+    }
+    double *x = c->bx + c->pending * P->ni;
+    for (size_t i = 0; i < P->ni; i++)
+        x[i] = P->col_of_input[i] >= 0 ? cols[P->col_of_input[i]] : P->fixed[i];
+    c->bline[c->pending++] = line;
+    if (c->pending == c->B) flush_block(P, c, exprs_json);
+}
+
 static void eval_row(const plan *P, chunk *c, const double *cols, long line, const char *exprs_json)
 {
     ad_diag d;
@@ -281,10 +341,7 @@ static void eval_row(const plan *P, chunk *c, const double *cols, long line, con
         row_failed(P, c, line, e, msg, exprs_json);
         return;
     }
-    c->rows++;
-    if (P->o->binary) put(c, c->res, P->width * sizeof *c->res);
-    else if (P->o->format == AD_FMT_JSON) fmt_json_row(P, c, c->res, line, exprs_json);
-    else fmt_text_row(P, c, c->res);
+    emit(P, c, c->res, line, exprs_json);
 }
 
 /* splits one text line into numbers; -1 with a message on a bad row */
@@ -345,10 +402,11 @@ static void run_chunk(chunk *c, const char *exprs_json)
             int bad = 0;
             for (size_t k = 0; k < P->ncol; k++) bad |= !isfinite(cols[k]);
             if (bad) {
+                flush_block(P, c, exprs_json);
                 row_failed(P, c, c->first_line + (long)r, AD_E_SYNTAX, "a value that is not a finite number", exprs_json);
                 continue;
             }
-            eval_row(P, c, cols, c->first_line + (long)r, exprs_json);
+            add_point(P, c, cols, c->first_line + (long)r, exprs_json);
         }
     } else {
         long line = c->first_line;
@@ -361,15 +419,19 @@ static void run_chunk(chunk *c, const char *exprs_json)
             while (i < n && isspace((unsigned char)s[i])) i++;
             if (i < n && s[i] != '#') {
                 char why[200];
-                if (parse_line(P, s, n, cols, why, sizeof why) < 0)
+                if (parse_line(P, s, n, cols, why, sizeof why) < 0) {
+                    flush_block(P, c, exprs_json);
                     row_failed(P, c, line, AD_E_SYNTAX, why, exprs_json);
-                else
-                    eval_row(P, c, cols, line, exprs_json);
+                } else {
+                    add_point(P, c, cols, line, exprs_json);
+                }
             }
             line++;
             s += n + 1;
         }
     }
+    if (!c->stopped) flush_block(P, c, exprs_json);
+    c->pending = 0;
     if (cols != cols_buf) free(cols);
 }
 
@@ -426,6 +488,11 @@ static void chunk_free(chunk *c)
     free(c->hs);
     free(c->seeds);
     free(c->wout);
+    ad_block_free(c->bk);
+    free(c->bx);
+    free(c->bout);
+    free(c->bline);
+    free(c->bflag);
 }
 
 /* the workspace a thread needs for the plan */
@@ -442,6 +509,17 @@ static int chunk_init(chunk *c, const plan *P)
     c->seeds = ad_malloc(ni * nd * sizeof *c->seeds);
     c->wout = ad_malloc((m > 1 ? m : 1) * sizeof *c->wout);
     if (!c->w || !c->x || !c->res || !c->g || !c->hs || !c->seeds || !c->wout) return -1;
+    /* values and gradients go through the block replay; --seed and
+     * --hessian through the scalar engines */
+    if (!P->seed && !P->hess && !P->o->no_block) {
+        c->B = ad_block_width(P->t);
+        c->bk = ad_block_new();
+        c->bx = ad_malloc(c->B * ni * sizeof *c->bx);
+        c->bout = ad_malloc(c->B * (P->width ? P->width : 1) * sizeof *c->bout);
+        c->bline = ad_malloc(c->B * sizeof *c->bline);
+        c->bflag = ad_malloc(c->B);
+        if (!c->bk || !c->bx || !c->bout || !c->bline || !c->bflag) return -1;
+    }
     /* identity seeds over the derivative variables that occur (Hessian) */
     size_t kk = 0;
     for (size_t j = 0; j < P->nd; j++) kk += P->d_input[j] >= 0;
@@ -497,6 +575,11 @@ int ad_batch(const ad_options *o)
     ad_errclass e = ad_parse_many(P.t, srcs, lens, P.m, &failed, &d);
     if (e) {
         ad_print_error(stderr, o, &o->src[failed], &d);
+        status = ad_exit_code(e);
+        goto done;
+    }
+    if ((e = ad_prepare(o, P.t, &d))) {
+        ad_print_error(stderr, o, NULL, &d);
         status = ad_exit_code(e);
         goto done;
     }
@@ -676,11 +759,6 @@ int ad_batch(const ad_options *o)
     }
     (void)ejcap;
 
-    if (o->stats) {
-        fprintf(stderr, "adcalc: tape: %zu nodes (%zu inputs, %zu constants, %zu operations), %zu bytes\n",
-                ad_tape_size(P.t), P.ni, ad_tape_nconsts(P.t), ad_tape_size(P.t) - P.ni - ad_tape_nconsts(P.t),
-                ad_tape_size(P.t) * ad_node_bytes());
-    }
 
     /* the threads: one workspace each */
     nthreads = o->jobs ? (size_t)o->jobs : (size_t)sysconf(_SC_NPROCESSORS_ONLN);

@@ -474,6 +474,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     o->mode = (ad_mode)mode;
     o->order = order;
     o->on_error = onerr;
+    o->no_block = getenv("ADCALC_NO_BLOCK") != NULL;
     o->jobs = jobs;
     o->policy = (ad_policy)pol;
     o->dump = seen_dump;

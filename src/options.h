@@ -50,6 +50,7 @@ typedef struct {
     int jobs;                        /* -j N (0: all cores) */
     int stats;                       /* --stats */
     int no_optimize;                 /* --no-optimize */
+    int no_block;                    /* ADCALC_NO_BLOCK set: the scalar engines only (tests) */
 } ad_options;
 
 #define AD_MAX_ORDER 100   /* largest --order */

@@ -3,6 +3,7 @@
  * forward mode (dual numbers) for --seed, reverse mode for --grad,
  * second-order adjoints for --hessian, Taylor arithmetic for --order and
  * the finite-difference check for --check. */
+#include <stdio.h>
 #include <string.h>
 #include "run.h"
 #include "alloc.h"
@@ -29,6 +30,25 @@ void ad_result_free(ad_result *r)
 }
 
 static ad_errclass nomem(ad_diag *d) { return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
+
+ad_errclass ad_prepare(const ad_options *o, ad_tape *t, ad_diag *d)
+{
+    ad_optstats st;
+    size_t before = ad_tape_size(t);
+    if (!o->no_optimize && ad_optimize(t, &st) < 0) return nomem(d);
+    if (o->stats) {
+        if (o->no_optimize)
+            fprintf(stderr, "adcalc: tape: %zu nodes (not optimised)\n", before);
+        else
+            fprintf(stderr, "adcalc: tape: %zu nodes recorded, %zu after optimisation "
+                            "(%zu folded, %zu shared, %zu powers as squares)\n",
+                    st.before, st.after, st.folded, st.shared, st.strength);
+        fprintf(stderr, "adcalc: tape: %zu inputs, %zu constants, %zu operations, %zu bytes\n",
+                ad_tape_ninputs(t), ad_tape_nconsts(t),
+                ad_tape_size(t) - ad_tape_ninputs(t) - ad_tape_nconsts(t), ad_tape_size(t) * ad_node_bytes());
+    }
+    return AD_E_NONE;
+}
 
 /* index of name in -at, or -1 */
 static long at_index(const ad_options *o, const char *name, size_t len)
@@ -259,6 +279,7 @@ ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work 
 {
     ad_errclass e = ad_parse(t, s->src, s->len, d);
     if (e) return e;
+    if ((e = ad_prepare(o, t, d))) return e;
     size_t ni = ad_tape_ninputs(t), nat = o->nat;
     double *x = ad_malloc((ni ? ni : 1) * sizeof *x);
     long *in_of = ad_malloc((nat ? nat : 1) * sizeof *in_of);

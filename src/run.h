@@ -59,6 +59,10 @@ typedef struct {
     int has_jvp;
 } ad_joint;
 
+/* optimises a freshly parsed tape unless --no-optimize, and reports
+ * --stats on stderr (run.c) */
+ad_errclass ad_prepare(const ad_options *o, ad_tape *t, ad_diag *d);
+
 /* shared by run.c and run_joint.c */
 ad_errclass ad_bind(const ad_options *o, const ad_tape *t, double *x, long *in_of, ad_diag *d);
 ad_errclass ad_columns(const ad_options *o, const long *in_of, size_t ni, ad_cols *c,

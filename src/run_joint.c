@@ -42,6 +42,7 @@ ad_errclass ad_run_joint(const ad_options *o, ad_tape *t, ad_work *w, ad_joint *
         if (d) d->src = (int)failed;
         return e;
     }
+    if ((e = ad_prepare(o, t, d))) return e;
     size_t ni = ad_tape_ninputs(t), nat = o->nat, nc;
     double *x = ad_malloc((ni ? ni : 1) * sizeof *x), *g = ad_malloc((ni ? ni : 1) * sizeof *g);
     double *wout = ad_malloc(m * sizeof *wout), *seeds = NULL, *fo = NULL;

@@ -119,6 +119,15 @@ KERNEL(mul)
     }
 }
 KERNEL(div) { div_series(A, B, Y, K); }
+KERNEL(sqr)
+{
+    (void)B;
+    for (int k = 1; k <= K; k++) {
+        double s = 0;
+        for (int j = 0; j <= k; j++) s += A[j] * A[k - j];
+        Y[k] = s;
+    }
+}
 KERNEL(exp) { (void)B; exp_series(A, Y, K); }
 KERNEL(expm1)
 {

@@ -1,0 +1,112 @@
+/* optimize.c - tape optimisation before replay: constant folding, common
+ * subexpressions, pow(a, 2) as sqr(a), dead nodes.
+ *
+ * The finished tape is recorded again, node by node, onto a fresh tape:
+ * an operation whose operands are all constants becomes a constant (its
+ * value computed by the same rule as at run time, so bit-identical; not
+ * when the rule reports a domain error, which must still be reported when
+ * the tape runs); an operation already recorded with the same operands is
+ * reused (not min/max, whose chains of n-ary calls must stay adjacent);
+ * ad_tape_finish then drops what no output uses.  Values are unchanged to
+ * the bit; a reused node sums its adjoint contributions in one place, so
+ * derivatives can differ from the raw tape's in the last bits. */
+#include <string.h>
+#include "tape.h"
+#include "rules.h"
+#include "numfmt.h"
+#include "alloc.h"
+
+int ad_optimize(ad_tape *t, ad_optstats *st)
+{
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
+    if (st) {
+        memset(st, 0, sizeof *st);
+        st->before = n;
+    }
+    ad_tape *u = ad_tape_new();
+    int32_t *map = ad_malloc((n ? n : 1) * sizeof *map);
+    /* the value of each constant recorded on u, by recording index (u has
+     * at most one node per node of t) */
+    double *cv = ad_malloc((n ? n : 1) * sizeof *cv);
+    unsigned char *isc = ad_malloc(n ? n : 1);
+    ad_symtab cse;
+    ad_symtab_init(&cse);
+    int rc = -1;
+    if (!u || !map || !cv || !isc) goto out;
+    memset(isc, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        const ad_instr c = t->code[i];
+        int line = t->pos[i].line, col = t->pos[i].col;
+        u->cursrc = t->pos[i].src;
+        if (i < ni) {
+            size_t len;
+            const char *name = ad_tape_input_name(t, i, &len);
+            map[i] = ad_rec_var(u, name, len, line, col);
+        } else if (i < ni + nc) {
+            size_t len;
+            const char *text = ad_tape_const_text(t, i - ni, &len);
+            map[i] = ad_rec_const(u, t->cval[i - ni], text, len, line, col);
+            if (map[i] >= 0) {
+                isc[map[i]] = 1;
+                cv[map[i]] = t->cval[i - ni];
+            }
+        } else {
+            int op = (int)c.op;
+            int32_t a = map[c.a], b = c.b >= 0 ? map[c.b] : -1;
+            /* pow(a, 2) is a^2 */
+            if (op == AD_OP_POW && isc[b] && cv[b] == 2) {
+                op = AD_OP_SQR;
+                b = -1;
+                if (st) st->strength++;
+            }
+            /* all operands constant: fold, unless the rule says no */
+            if (isc[a] && (b < 0 || isc[b])) {
+                double va = cv[a], vb = b >= 0 ? cv[b] : 0;
+                if (!ad_op_domain(op, va, vb)) {
+                    double v = ad_op_value(op, va, vb);
+                    if (isfinite(v)) {
+                        char text[40];
+                        ad_fmt_double(text, sizeof text, v);
+                        map[i] = ad_rec_const(u, v, text, strlen(text), line, col);
+                        if (st) st->folded++;
+                        if (map[i] < 0) goto out;
+                        isc[map[i]] = 1;
+                        cv[map[i]] = v;
+                        continue;
+                    }
+                }
+            }
+            /* the same operation on the same operands: reuse it */
+            if (op != AD_OP_MIN && op != AD_OP_MAX) {
+                int32_t key[3] = {op, a, b};
+                int32_t prev = ad_symtab_get(&cse, key, sizeof key);
+                if (prev >= 0) {
+                    map[i] = prev;
+                    if (st) st->shared++;
+                    continue;
+                }
+                map[i] = ad_rec_op(u, op, a, b, line, col);
+                if (map[i] < 0 || ad_symtab_put(&cse, key, sizeof key, map[i]) < 0) goto out;
+            } else {
+                map[i] = ad_rec_op(u, op, a, b, line, col);
+            }
+        }
+        if (map[i] < 0) goto out;
+    }
+    for (size_t o = 0; o < t->nout; o++)
+        if (ad_tape_add_output(u, map[t->outs[o]]) < 0) goto out;
+    if (ad_tape_finish(u) < 0) goto out;
+    /* the optimised tape takes the place of the old one */
+    ad_tape tmp = *t;
+    *t = *u;
+    *u = tmp;
+    if (st) st->after = t->n;
+    rc = 0;
+out:
+    free(map);
+    free(cv);
+    free(isc);
+    ad_symtab_free(&cse);
+    ad_tape_free(u);
+    return rc;
+}
