@@ -8,6 +8,13 @@
  * block cannot finish alone -- a domain error, an overflow, a kink or a
  * singular point on a differentiated path -- is flagged, and the caller
  * recomputes it with the scalar engines, which say exactly what happened. */
+#if defined(__GNUC__) && !defined(__clang__)
+/* the block loops are what -O3's vectoriser and loop unswitching are for;
+ * the arithmetic stays IEEE (no -ffast-math, no contraction under -std=c11) */
+#pragma GCC optimize("O3")
+#endif
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include "work.h"
@@ -17,8 +24,8 @@
 struct ad_block {
     double *val, *adj, *zero;
     size_t cap, B;
-    unsigned char *act;
-    size_t actcap;
+    unsigned char *act, *set;
+    size_t actcap, setcap;
 };
 
 ad_block *ad_block_new(void)
@@ -35,6 +42,7 @@ void ad_block_free(ad_block *b)
     free(b->adj);
     free(b->zero);
     free(b->act);
+    free(b->set);
     free(b);
 }
 
@@ -43,6 +51,14 @@ size_t ad_block_width(const ad_tape *t)
     /* about 8 MB of values and adjoints, at most 256 points */
     size_t n = t->n ? t->n : 1, B = ((size_t)8 << 20) / (16 * n);
     return B < 1 ? 1 : B > 256 ? 256 : B;
+}
+
+/* one chain-rule term, branch-free so the loops vectorise: p * g, but 0
+ * where either factor is 0 (as ad_term) */
+static inline double term(double p, double g)
+{
+    double t = p * g;
+    return (p == 0 || g == 0) ? 0.0 : t;
 }
 
 static void forward(const ad_tape *t, ad_block *bk, size_t np, unsigned char *F)
@@ -54,14 +70,20 @@ static void forward(const ad_tape *t, ad_block *bk, size_t np, unsigned char *F)
         const ad_instr c = t->code[i];
         const double *A = V + (size_t)c.a * B, *Bv = c.b >= 0 ? V + (size_t)c.b * B : bk->zero;
         double *Y = V + i * B;
+        /* an infinite value on a differentiated path, and any nan, are the
+         * scalar engines' to report */
+        const double lim = act[i] ? DBL_MAX : INFINITY;
         switch (c.op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc)      \
         case AD_OP_##E:                                                                       \
             for (size_t j = 0; j < np; j++) {                                                 \
                 double a = A[j], b = Bv[j];                                                   \
                 (void)a; (void)b;                                                             \
-                Y[j] = (val);                                                                 \
+                double y = (val);                                                             \
+                Y[j] = y;                                                                     \
+                F[j] |= !(fabs(y) <= lim);                                                    \
             }                                                                                 \
+            if (!ad_op_has_domain(AD_OP_##E)) break;                                          \
             for (size_t j = 0; j < np; j++) {                                                 \
                 double a = A[j], b = Bv[j];                                                   \
                 (void)a; (void)b;                                                             \
@@ -73,13 +95,6 @@ static void forward(const ad_tape *t, ad_block *bk, size_t np, unsigned char *F)
 #undef OP
 #undef DERIVED
         }
-        /* a nan, and an infinite value on a differentiated path, are the
-         * scalar engines' to report */
-        if (act[i]) {
-            for (size_t j = 0; j < np; j++) F[j] |= !isfinite(Y[j]);
-        } else {
-            for (size_t j = 0; j < np; j++) F[j] |= Y[j] != Y[j];
-        }
     }
 }
 
@@ -89,10 +104,13 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out, unsig
     const double *V = bk->val;
     double *G = bk->adj;
     const unsigned char *act = bk->act;
-    for (size_t i = 0; i < t->n; i++)
-        if (act[i]) memset(G + i * B, 0, np * sizeof *G);
+    /* an adjoint row is written by its first contribution and added to by
+     * the others, so no row needs clearing; a row nothing wrote is 0 */
+    unsigned char *set = bk->set;
+    memset(set, 0, t->n);
     if (!act[t->outs[out]]) return;
     for (size_t j = 0; j < np; j++) G[(size_t)t->outs[out] * B + j] = 1;
+    set[t->outs[out]] = 1;
     for (size_t i = t->n; i-- > first;) {
         if (!act[i]) continue;
         const ad_instr c = t->code[i];
@@ -103,18 +121,62 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out, unsig
         switch (c.op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc)      \
         case AD_OP_##E:                                                                       \
-            for (size_t j = 0; j < np; j++) {                                                 \
-                double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                              \
-                (void)a; (void)b; (void)v;                                                    \
-                if (aa) {                                                                     \
-                    if ((sa) != AD_OK) F[j] = 1;                                              \
-                    GA[j] += ad_term((da), g);                                                \
-                }                                                                             \
-                if (ab) {                                                                     \
-                    if ((sb) != AD_OK) F[j] = 1;                                              \
-                    GB[j] += ad_term((db), g);                                                \
+            if (ad_op_has_status(AD_OP_##E)) {                                                \
+                for (size_t j = 0; j < np; j++) {                                             \
+                    double a = A[j], b = Bv[j];                                               \
+                    (void)a; (void)b;                                                         \
+                    if ((aa && (sa) != AD_OK) || (ab && (sb) != AD_OK)) F[j] = 1;             \
                 }                                                                             \
             }                                                                                 \
+            if (!set[i]) break;   /* its adjoint is 0: it passes nothing on */              \
+            if (aa && ab && c.a == c.b && set[c.a]) {                                         \
+                for (size_t j = 0; j < np; j++) {                                             \
+                    double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                          \
+                    (void)a; (void)b; (void)v;                                                \
+                    GA[j] += term((da), g);                                                   \
+                    GA[j] += term((db), g);                                                   \
+                }                                                                             \
+            } else if (aa && ab && c.a == c.b) {                                              \
+                for (size_t j = 0; j < np; j++) {                                             \
+                    double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                          \
+                    (void)a; (void)b; (void)v;                                                \
+                    double ta = term((da), g);                                                \
+                    GA[j] = ta + term((db), g);                                               \
+                }                                                                             \
+            } else {                                                                          \
+                if (aa) {                                                                     \
+                    if (set[c.a]) {                                                           \
+                        for (size_t j = 0; j < np; j++) {                                     \
+                            double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                  \
+                            (void)a; (void)b; (void)v;                                        \
+                            GA[j] += term((da), g);                                           \
+                        }                                                                     \
+                    } else {                                                                  \
+                        for (size_t j = 0; j < np; j++) {                                     \
+                            double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                  \
+                            (void)a; (void)b; (void)v;                                        \
+                            GA[j] = term((da), g);                                            \
+                        }                                                                     \
+                    }                                                                         \
+                }                                                                             \
+                if (ab) {                                                                     \
+                    if (set[c.b]) {                                                           \
+                        for (size_t j = 0; j < np; j++) {                                     \
+                            double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                  \
+                            (void)a; (void)b; (void)v;                                        \
+                            GB[j] += term((db), g);                                           \
+                        }                                                                     \
+                    } else {                                                                  \
+                        for (size_t j = 0; j < np; j++) {                                     \
+                            double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                  \
+                            (void)a; (void)b; (void)v;                                        \
+                            GB[j] = term((db), g);                                            \
+                        }                                                                     \
+                    }                                                                         \
+                }                                                                             \
+            }                                                                                 \
+            if (aa) set[c.a] = 1;                                                             \
+            if (ab) set[c.b] = 1;                                                             \
             break;
 #define DERIVED(...)
 #include "ops.def"
@@ -145,7 +207,9 @@ int ad_block_run(const ad_tape *t, ad_block *bk, const unsigned char *diff, int 
         bk->B = B;
         memset(bk->zero, 0, B * sizeof *bk->zero);
     }
-    if (ad_grow((void **)&bk->act, &bk->actcap, n, 1) < 0) return -1;
+    if (ad_grow((void **)&bk->act, &bk->actcap, n, 1) < 0 ||
+        ad_grow((void **)&bk->set, &bk->setcap, n, 1) < 0)
+        return -1;
     unsigned char *act = bk->act;
     for (size_t i = 0; i < ni; i++) act[i] = grad && diff[i];
     memset(act + ni, 0, nc);
@@ -167,7 +231,7 @@ int ad_block_run(const ad_tape *t, ad_block *bk, const unsigned char *diff, int 
         reverse(t, bk, np, r, flags);
         for (size_t k = 0; k < nd; k++) {
             long in = cols[k];
-            const double *Gk = in >= 0 && act[in] ? bk->adj + (size_t)in * B : bk->zero;
+            const double *Gk = in >= 0 && act[in] && bk->set[in] ? bk->adj + (size_t)in * B : bk->zero;
             for (size_t j = 0; j < np; j++) out[j * stride + r * per + 1 + k] = Gk[j];
         }
     }

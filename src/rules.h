@@ -17,6 +17,11 @@
 #define M_LN10 AD_LN10
 #define M_2_SQRTPI AD_2_SQRTPI
 
+/* the spellings of ops.def's "no rule" entries (compared as text, at
+ * compile time after inlining) */
+static inline int ad_is_null_literal(const char *s) { return s[0] == 'N' && s[1] == 'U' && s[2] == 'L' && s[3] == 'L' && !s[4]; }
+static inline int ad_is_ok_literal(const char *s) { return s[0] == 'A' && s[1] == 'D' && s[2] == '_' && s[3] == 'O' && s[4] == 'K' && !s[5]; }
+
 static inline int rule_is_integer(double b) { return isfinite(b) && b == floor(b); }
 
 /* a^b; rule_pow_domain has already rejected the undefined cases */
@@ -167,6 +172,35 @@ static inline void ad_op_partials(int op, double a, double b, double v,
      * to see --check catch it; never defined in the real build */
     if (op == AD_TEST_WRONG_RULE) d[0] *= 1.001;
 #endif
+}
+
+/* 1 when op has a domain rule (ops.def's domain is not NULL) */
+static inline int ad_op_has_domain(int op)
+{
+    switch (op) {
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
+    case AD_OP_##E: return !ad_is_null_literal(#dom);
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    }
+    return 1;
+}
+
+/* 1 when op can report a kink or singular point (its statuses are not
+ * both the literal AD_OK) */
+static inline int ad_op_has_status(int op)
+{
+    switch (op) {
+#define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
+    case AD_OP_##E: return !(ad_is_ok_literal(#sa) && ad_is_ok_literal(#sb));
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    }
+    return 1;
 }
 
 /* second partials d2/da2, d2/dadb, d2/db2 of op at (a, b) with value v */

@@ -239,6 +239,10 @@ static void power_at_zero(const double *A, double p, double *Y, tay *T)
         return;
     }
     double mp = m * p;
+    if (mp > K) {                    /* t^(m p) vanishes to every order we keep */
+        for (int k = 1; k <= K; k++) Y[k] = 0;
+        return;
+    }
     int analytic = rule_is_integer(p) ||
                    (A[m] > 0 && rule_is_integer(mp) && (m % 2 == 1 || fmod(mp, 2) == 0));
     if (analytic && mp >= 0) {
