@@ -58,7 +58,8 @@ size_t ad_block_width(const ad_tape *t)
 static inline double term(double p, double g)
 {
     double t = p * g;
-    return (p == 0 || g == 0) ? 0.0 : t;
+    int zero = (p == 0) | (g == 0);   /* no short circuit: a vector blend */
+    return zero ? 0.0 : t;
 }
 
 static void forward(const ad_tape *t, ad_block *bk, size_t np, unsigned char *F)
