@@ -91,6 +91,7 @@ static void dot_string(FILE *f, const char *s, size_t n)
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') putc('\\', f);
         if (c >= 32 && c < 127) putc(c, f);
+        else if (c == '\n' || c == '\t') putc(' ', f);
     }
 }
 

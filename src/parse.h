@@ -35,6 +35,7 @@ typedef struct ad_prog {
     ad_symtab funcs;       /* name -> index in fn */
     ad_ufunc *fn;
     size_t nfn, fncap;
+    int checking;          /* a body is being checked: free names are stand-ins */
 } ad_prog;
 
 #define AD_MAX_INLINE_DEPTH 64   /* user functions calling user functions */

@@ -216,8 +216,11 @@ static ad_errclass define(ad_tape *t, ad_prog *g, const ad_stmt *st, ad_diag *d)
     if (!e) {
         if (f.body_len == 0 || strspn(s + f.body_off, " \t\r\n") >= f.body_len)
             e = perr(d, AD_E_SYNTAX, f.body_line, f.body_col, "the body of '%s' is empty", name, nl);
-        else
+        else {
+            g->checking++;
             ad_parse_span(t, g, f.body_off, f.body_len, f.body_line, f.body_col, ps, f.nparams, 1, d, &e);
+            g->checking--;
+        }
     }
     free(ps);
     g->fn[idx].defining = 0;
@@ -237,6 +240,9 @@ int32_t ad_resolve_name(ad_pctx *P, const char *name, size_t len, int line, int 
     if (P->prog) {
         int32_t b = ad_symtab_get(&P->prog->bindings, name, len);
         if (b >= 0) return b;
+        /* while a body is checked, a free name is resolved only when the
+         * function is called (it may be assigned in between): a stand-in */
+        if (P->prog->checking) return ad_rec_const(P->t, 1, "1", 1, line, col);
     }
     return ad_rec_var(P->t, name, len, line, col);
 }

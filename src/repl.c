@@ -35,6 +35,10 @@ typedef struct {
     ad_tape *t, *last;      /* the working tape, and the last one evaluated */
     ad_work *w, *lastw;
     int have_last;
+    unsigned char *lastdiff;   /* the last expression's differentiated inputs */
+    int last_adj;              /* its sweep left adjoints */
+    char *lastsrc;             /* its statement, for the dump header */
+    size_t lastsrclen;
     int status;             /* first error's exit status */
 } session;
 
@@ -139,10 +143,12 @@ static int command(session *S, const char *line)
     }
     if (word(a, "tape")) {
         if (!S->have_last) {
-            fprintf(stderr, "adcalc: error: no expression evaluated yet [ad/usage]\n");
+            fprintf(stderr, "adcalc: error: :tape: no expression evaluated yet [ad/usage]\n");
+            fail(S, AD_E_USAGE);
             return 0;
         }
-        ad_dump(stdout, S->last, S->lastw, NULL, S->o.policy, 0, AD_DUMP_TEXT, "", 0);
+        ad_dump(stdout, S->last, S->lastw, S->lastdiff, S->o.policy, S->last_adj, AD_DUMP_TEXT,
+                S->lastsrc ? S->lastsrc : "", S->lastsrclen);
         return 0;
     }
     fprintf(stderr, "adcalc: error: unknown command '%s' (:help lists them) [ad/usage]\n", line);
@@ -174,6 +180,19 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
         ad_tape *tt = S->last; S->last = S->t; S->t = tt;
         ad_work *ww = S->lastw; S->lastw = S->w; S->w = ww;
         S->have_last = 1;
+        S->last_adj = r.has_adjoints;
+        free(S->lastdiff);
+        S->lastdiff = r.diff;          /* kept: ad_result_free leaves it alone now */
+        r.diff = NULL;
+        free(S->lastsrc);
+        S->lastsrclen = len > S->len ? len - S->len : 0;
+        S->lastsrc = ad_malloc(S->lastsrclen + 1);
+        if (S->lastsrc) {
+            memcpy(S->lastsrc, prog + S->len, S->lastsrclen);
+            S->lastsrc[S->lastsrclen] = 0;
+        } else {
+            S->lastsrclen = 0;
+        }
     }
     ad_result_free(&r);
     fflush(stdout);
@@ -306,11 +325,7 @@ int ad_repl(const ad_options *opts, int interactive)
     }
     S.o.src = NULL;
     S.o.nsrc = 0;
-    S.o.seed = NULL;
-    S.o.nseed = 0;
-    S.o.wrt = NULL;
-    S.o.nwrt = 0;
-    S.o.adjoint = NULL;
+    S.o.adjoint = NULL;   /* --seed and --wrt stay: the options own them */
 #ifdef HAVE_READLINE
     char hist[4096] = "";
     if (interactive) {
@@ -358,6 +373,8 @@ int ad_repl(const ad_options *opts, int interactive)
 #endif
     free(chunk);
     free(S.text);
+    free(S.lastdiff);
+    free(S.lastsrc);
     for (size_t i = 0; i < S.o.nat; i++) free(S.o.at[i].name);
     free(S.o.at);
     ad_tape_free(S.t);
