@@ -70,10 +70,11 @@ typedef struct {
     rowerr *err;              /* errors, in order */
     size_t nerr, errcap;
     int stopped;              /* --on-error stop hit an error here */
+    size_t cut;               /* binary: bytes of a last row cut short */
     size_t rows;
     /* per-thread workspace, kept across chunks */
     ad_work *w;
-    double *x, *res, *g, *hs, *seeds, *wout;
+    double *x, *res, *g, *hs, *seeds, *wout, *fo;
     /* the block replay: points waiting, their lines, results, flags */
     ad_block *bk;
     size_t B, pending;
@@ -112,7 +113,16 @@ static ad_errclass compute(const plan *P, chunk *c, const double *cols, ad_diag 
     if (e) return e;
     size_t nd = P->nd, k = 0;
     for (size_t r = 0; r < P->m; r++) res[r * P->per_out] = ad_output_value(P->t, c->w, r);
-    if (P->grad) {
+    if (P->grad && P->o->mode == AD_MODE_FORWARD) {
+        /* one forward sweep of width k over the derivative variables */
+        size_t kk = 0;
+        for (size_t j = 0; j < nd; j++) kk += P->d_input[j] >= 0;
+        if ((e = ad_forward(P->t, c->w, x, P->diff, c->seeds, kk, P->o->policy, c->fo, d))) return e;
+        for (size_t r = 0; r < P->m; r++)
+            for (size_t j = 0, col = 0; j < nd; j++)
+                res[r * P->per_out + 1 + j] = P->d_input[j] >= 0 ? c->fo[r * kk + col++] : 0;
+        k = nd;
+    } else if (P->grad) {
         for (size_t r = 0; r < P->m; r++) {
             for (size_t q = 0; q < P->m; q++) c->wout[q] = q == r;
             if ((e = ad_reverse_outputs(P->t, c->w, P->diff, P->o->policy, c->wout, c->g, d))) return e;
@@ -243,7 +253,7 @@ static void fmt_json_row(const plan *P, chunk *c, const double *res, long line, 
             put(c, "]", 1);
         }
     }
-    if (P->grad || P->hess) {
+    if (P->m > 1 ? P->grad : P->hess) {
         put(c, ", \"vars\": [", 11);
         for (size_t j = 0; j < nd; j++) {
             if (j) put(c, ", ", 2);
@@ -345,40 +355,55 @@ static void eval_row(const plan *P, chunk *c, const double *cols, long line, con
 }
 
 /* splits one text line into numbers; -1 with a message on a bad row */
+static int blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
+
+/* splits one text line into numbers; -1 with a message on a bad row.  With
+ * a comma or tab separator, blanks may surround a value but not separate
+ * two; with blanks, any run of them separates. */
 static int parse_line(const plan *P, char *s, size_t n, double *cols, char *why, size_t whyn)
 {
+    const char sep = P->sep;
     size_t k = 0, i = 0;
-    while (i < n) {
-        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
-        if (i >= n) break;
+    /* the blanks that may surround a value (with blanks as separator: all) */
+#define SKIP() while (i < n && blank(s[i]) && (sep == ' ' || s[i] != sep)) i++
+    SKIP();
+    for (;;) {
         if (k == P->ncol) {
             snprintf(why, whyn, "more than %zu columns", P->ncol);
             return -1;
         }
         size_t b = i;
-        while (i < n && s[i] != ',' && s[i] != '\t' && s[i] != ' ' && s[i] != '\r') i++;
+        while (i < n && !blank(s[i]) && s[i] != ',') i++;
         const char *e;
+        if (i == b) {
+            snprintf(why, whyn, "an empty column %zu", k + 1);
+            return -1;
+        }
         if (ad_parse_number(s + b, i - b, &cols[k], &e) < 0) {
             snprintf(why, whyn, "column %zu (%s): '%.*s' %s", k + 1, P->colnames[k],
                      (int)(i - b > 40 ? 40 : i - b), s + b, e);
             return -1;
         }
         k++;
-        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
-        if (i < n && s[i] == ',') {
-            i++;
-            if (P->sep != ',') {
-                snprintf(why, whyn, "a ',' where the separator is %s", P->sep == '\t' ? "a tab" : "a space");
+        SKIP();
+        if (i >= n) break;
+        if (sep == ' ') {
+            if (s[i] == ',') {
+                snprintf(why, whyn, "a ',' where the separator is a space");
                 return -1;
             }
-            size_t j = i;
-            while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r')) j++;
-            if (j >= n) {
-                snprintf(why, whyn, "an empty column %zu", k + 1);
-                return -1;
-            }
+            continue;   /* blanks were the separator */
         }
+        if (s[i] != sep) {
+            snprintf(why, whyn, s[i] == ',' ? "a ',' where the separator is a tab"
+                                            : "a blank where the separator is '%s'",
+                     sep == ',' ? "," : "\\t");
+            return -1;
+        }
+        i++;
+        SKIP();
     }
+#undef SKIP
     if (k != P->ncol) {
         snprintf(why, whyn, "%zu column%s where %zu are expected", k, k == 1 ? "" : "s", P->ncol);
         return -1;
@@ -403,7 +428,9 @@ static void run_chunk(chunk *c, const char *exprs_json)
             for (size_t k = 0; k < P->ncol; k++) bad |= !isfinite(cols[k]);
             if (bad) {
                 flush_block(P, c, exprs_json);
-                row_failed(P, c, c->first_line + (long)r, AD_E_SYNTAX, "a value that is not a finite number", exprs_json);
+                if (!c->stopped)
+                    row_failed(P, c, c->first_line + (long)r, AD_E_SYNTAX, "a value that is not a finite number",
+                               exprs_json);
                 continue;
             }
             add_point(P, c, cols, c->first_line + (long)r, exprs_json);
@@ -421,7 +448,7 @@ static void run_chunk(chunk *c, const char *exprs_json)
                 char why[200];
                 if (parse_line(P, s, n, cols, why, sizeof why) < 0) {
                     flush_block(P, c, exprs_json);
-                    row_failed(P, c, line, AD_E_SYNTAX, why, exprs_json);
+                    if (!c->stopped) row_failed(P, c, line, AD_E_SYNTAX, why, exprs_json);
                 } else {
                     add_point(P, c, cols, line, exprs_json);
                 }
@@ -432,6 +459,12 @@ static void run_chunk(chunk *c, const char *exprs_json)
     }
     if (!c->stopped) flush_block(P, c, exprs_json);
     c->pending = 0;
+    if (P->o->binary && c->cut && !c->stopped) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "the last row is cut short (%zu bytes of %zu)", c->cut, P->ncol * sizeof(double));
+        row_failed(P, c, c->first_line + (long)(c->inlen / (P->ncol * sizeof(double))), AD_E_SYNTAX, msg,
+                   exprs_json);
+    }
     if (cols != cols_buf) free(cols);
 }
 
@@ -488,6 +521,7 @@ static void chunk_free(chunk *c)
     free(c->hs);
     free(c->seeds);
     free(c->wout);
+    free(c->fo);
     ad_block_free(c->bk);
     free(c->bx);
     free(c->bout);
@@ -508,10 +542,11 @@ static int chunk_init(chunk *c, const plan *P)
     c->hs = ad_malloc(ni * nd * sizeof *c->hs);
     c->seeds = ad_malloc(ni * nd * sizeof *c->seeds);
     c->wout = ad_malloc((m > 1 ? m : 1) * sizeof *c->wout);
-    if (!c->w || !c->x || !c->res || !c->g || !c->hs || !c->seeds || !c->wout) return -1;
+    c->fo = ad_malloc(m * nd * sizeof *c->fo);
+    if (!c->w || !c->x || !c->res || !c->g || !c->hs || !c->seeds || !c->wout || !c->fo) return -1;
     /* values and gradients go through the block replay; --seed and
      * --hessian through the scalar engines */
-    if (!P->seed && !P->hess && !P->o->no_block) {
+    if (!P->seed && !P->hess && !P->o->no_block && P->o->mode != AD_MODE_FORWARD) {
         c->B = ad_block_width(P->t);
         c->bk = ad_block_new();
         c->bx = ad_malloc(c->B * ni * sizeof *c->bx);
@@ -640,7 +675,7 @@ int ad_batch(const ad_options *o)
                 goto done;
             }
             for (size_t k = 0; k < P.ncol; k++)
-                if (strcmp(P.colnames[k], b) == 0) {
+                if (strcspn(P.colnames[k], ", \t\r") == len && memcmp(P.colnames[k], b, len) == 0) {
                     fprintf(stderr, "adcalc: %s:%ld: error: column '%s' named twice [ad/syntax]\n", P.name, hline, b);
                     status = ad_exit_code(AD_E_SYNTAX);
                     goto done;
@@ -653,7 +688,7 @@ int ad_batch(const ad_options *o)
                     goto done;
                 }
             if (ad_grow((void **)&P.colnames, &cap, P.ncol + 1, sizeof *P.colnames) < 0) goto nomem;
-            P.colnames[P.ncol++] = b;
+            P.colnames[P.ncol++] = b;   /* terminated below, once all are read */
             *s = save;
             while (*s == ' ' || *s == '\t' || *s == '\r') s++;
             if (*s == ',') *s++ = ' ';
@@ -698,7 +733,7 @@ int ad_batch(const ad_options *o)
     }
 
     /* the derivative variables: --wrt, else the columns */
-    P.grad = o->grad || o->jacobian;
+    P.grad = o->grad || o->jacobian || o->hessian;
     P.hess = o->hessian;
     P.nd = o->nwrt ? o->nwrt : P.ncol;
     P.dnames = ad_malloc((P.nd ? P.nd : 1) * sizeof *P.dnames);
@@ -794,7 +829,7 @@ int ad_batch(const ad_options *o)
         size_t used = 0;
         for (; used < nthreads && !eof; used++) {
             chunk *c = &ch[used];
-            c->outlen = c->nerr = c->rows = 0;
+            c->outlen = c->nerr = c->rows = c->cut = 0;
             c->stopped = 0;
             c->first_line = next;
             if (o->binary) {
@@ -803,14 +838,13 @@ int ad_batch(const ad_options *o)
                 size_t got = fread(c->in, 1, want, in);
                 if (got < want) eof = 1;
                 if (got % rowbytes) {
-                    fprintf(stderr, "adcalc: %s: error: the last row is cut short (%zu bytes of %zu) [ad/syntax]\n",
-                            P.name, got % rowbytes, rowbytes);
-                    if (!status) status = ad_exit_code(AD_E_SYNTAX);
-                    got -= got % rowbytes;
+                    c->cut = got % rowbytes;   /* reported after the rows before it */
+                    got -= c->cut;
+                    eof = 1;
                 }
                 c->inlen = got;   /* inlen doubles as the byte count here */
                 next += (long)(got / rowbytes);
-                if (got == 0) { used++; break; }
+                if (got == 0 && !c->cut) { used++; break; }
                 continue;
             }
             /* text: whole lines, about CHUNK_BYTES */

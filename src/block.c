@@ -141,7 +141,7 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out, unsig
                 for (size_t j = 0; j < np; j++) {                                             \
                     double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                          \
                     (void)a; (void)b; (void)v;                                                \
-                    double ta = term((da), g);                                                \
+                    double ta = 0.0 + term((da), g);                                          \
                     GA[j] = ta + term((db), g);                                               \
                 }                                                                             \
             } else {                                                                          \
@@ -156,7 +156,7 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out, unsig
                         for (size_t j = 0; j < np; j++) {                                     \
                             double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                  \
                             (void)a; (void)b; (void)v;                                        \
-                            GA[j] = term((da), g);                                            \
+                            GA[j] = 0.0 + term((da), g);  /* as 0 += t: no -0 */             \
                         }                                                                     \
                     }                                                                         \
                 }                                                                             \
@@ -171,7 +171,7 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out, unsig
                         for (size_t j = 0; j < np; j++) {                                     \
                             double a = A[j], b = Bv[j], v = Y[j], g = Gi[j];                  \
                             (void)a; (void)b; (void)v;                                        \
-                            GB[j] = term((db), g);                                            \
+                            GB[j] = 0.0 + term((db), g);                                      \
                         }                                                                     \
                     }                                                                         \
                 }                                                                             \

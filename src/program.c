@@ -77,6 +77,11 @@ int ad_next_stmt(const char *s, size_t len, size_t *pos, int *line, int *col, ad
     int jl = st->line, jc = st->col;
     skip_space(s, e, &j, &jl, &jc);
     if (j >= e) { st->kind = AD_STMT_EMPTY; return 1; }
+    /* the statement starts at its first token, past blanks and comments */
+    st->len -= j - st->off;
+    st->off = j;
+    st->line = jl;
+    st->col = jc;
     st->kind = AD_STMT_EXPR;
     if (!idstart((unsigned char)s[j])) return 1;
     size_t name = j;
@@ -152,13 +157,18 @@ static ad_errclass define(ad_tape *t, ad_prog *g, const ad_stmt *st, ad_diag *d)
     f.name_off = st->name_off;
     f.name_len = nl;
     size_t i = st->params_off, end = st->params_off + st->params_len;
-    int pl = st->line, pc = st->col;   /* good enough for parameter errors */
+    int pl = st->line, pc = st->col;
     while (i <= end) {
-        while (i < end && isspace((unsigned char)s[i])) i++;
+        /* blanks, line ends and comments may surround a parameter */
+        size_t at = st->off;
+        int al = st->line, ac = st->col;
+        skip_space(s, end, &i, &al, &ac);
         size_t b = i;
+        /* where the parameter starts, for errors */
+        for (pl = st->line, pc = st->col; at < b;) step(s, &at, &pl, &pc);
         while (i < end && idchar((unsigned char)s[i])) i++;
         size_t plen = i - b;
-        while (i < end && isspace((unsigned char)s[i])) i++;
+        skip_space(s, end, &i, &al, &ac);
         if (plen == 0 && f.nparams == 0 && i == end) break;   /* f() = ... */
         if (plen == 0 || !idstart((unsigned char)s[b]) || (i < end && s[i] != ',')) {
             free(f.param_off);

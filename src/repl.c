@@ -176,7 +176,9 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
         ad_print_error(stderr, &S->o, &src, &d);
         fail(S, e);
     } else if (print) {
-        ad_print_result(stdout, &S->o, &src, &r, 0);
+        /* JSON's "expr" is the statement, not the session before it */
+        ad_source shown = {.name = src.name, .src = prog + S->len, .len = len - S->len};
+        ad_print_result(stdout, &S->o, &shown, &r, 0);
         ad_tape *tt = S->last; S->last = S->t; S->t = tt;
         ad_work *ww = S->lastw; S->lastw = S->w; S->w = ww;
         S->have_last = 1;
@@ -342,7 +344,11 @@ int ad_repl(const ad_options *opts, int interactive)
     int lineno = 0, start = 1;
     for (;;) {
         char *l = read_line(interactive, clen ? "...> " : "adcalc> ");
-        if (!l) break;
+        if (!l) {
+            if (interactive) putchar('\n');   /* end the prompt's line */
+            fflush(stdout);
+            break;
+        }
         lineno++;
         if (!clen) start = lineno;
         const char *p = skipws(l);
@@ -381,6 +387,5 @@ int ad_repl(const ad_options *opts, int interactive)
     ad_tape_free(S.last);
     ad_work_free(S.w);
     ad_work_free(S.lastw);
-    if (interactive) putchar('\n');
     return interactive ? 0 : S.status;
 }

@@ -24,8 +24,10 @@ static inline int ad_is_ok_literal(const char *s) { return s[0] == 'A' && s[1] =
 
 static inline int rule_is_integer(double b) { return isfinite(b) && b == floor(b); }
 
-/* a^b; rule_pow_domain has already rejected the undefined cases */
-static inline double rule_pow(double a, double b) { return pow(a, b); }
+/* a^b; rule_pow_domain has already rejected the undefined cases.  a^2 is
+ * a*a, correctly rounded (the C library's pow is not always), and the same
+ * value the optimiser's sqr gives */
+static inline double rule_pow(double a, double b) { return b == 2 ? a * a : pow(a, b); }
 static inline const char *rule_pow_domain(double a, double b)
 {
     if (a < 0 && !rule_is_integer(b)) return "negative base with a non-integer exponent";
