@@ -10,6 +10,11 @@ typedef struct {
     const char *name;     /* "-e", "-e#2" or the file name, for error positions */
     char label[24];       /* storage for "-e#N" */
     int line_shift;       /* added to line numbers when printed (the REPL) */
+    /* the REPL: on line echo_at of src, which starts at column col_shift + 1
+     * of the input line echo[0..echo_len), show that line and its columns */
+    int echo_at, col_shift;
+    const char *echo;
+    size_t echo_len;
     char *src;            /* the expression text (owned) */
     size_t len;
 } ad_source;

@@ -45,12 +45,20 @@ void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_d
         if (s && d->line > 0) {
             fputs(", \"source\": ", f);
             ad_fput_json_string(f, s->name, strlen(s->name));
-            fprintf(f, ", \"line\": %d, \"column\": %d", d->line + s->line_shift, d->col);
+            fprintf(f, ", \"line\": %d, \"column\": %d", d->line + s->line_shift,
+                    d->col + (s->echo && d->line == s->echo_at ? s->col_shift : 0));
         }
         fputs("}}\n", f);
         return;
     }
-    if (s && d->line > 0) {
+    if (s && d->line > 0 && s->echo && d->line == s->echo_at) {
+        /* a statement that starts within an input line: that line, its columns */
+        ad_source line = {.name = s->name, .src = (char *)s->echo, .len = s->echo_len};
+        int col = d->col + s->col_shift;
+        fprintf(f, "adcalc: %s:%d:%d: error: %s [%s]\n", s->name, d->line + s->line_shift, col, d->msg,
+                ad_err_tag(d->cls));
+        echo(f, &line, 1, col);
+    } else if (s && d->line > 0) {
         fprintf(f, "adcalc: %s:%d:%d: error: %s [%s]\n", s->name, d->line + s->line_shift, d->col, d->msg,
                 ad_err_tag(d->cls));
         echo(f, s, d->line, d->col);

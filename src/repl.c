@@ -163,16 +163,26 @@ bad:
 /* evaluates the program text (the session, then the statement starting at
  * input line first); errors in the statement are numbered by input line,
  * errors in the session text by its own lines */
-static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int print)
+static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int print,
+                            const char *line, size_t line_len, int col)
 {
     ad_source src = {.name = "<stdin>", .src = prog, .len = len};
+    /* the statement's first line is shown as the input line it came from */
+    src.echo = line;
+    src.echo_len = line_len;
+    src.echo_at = S->lines + 1;
+    src.col_shift = col - 1;
     ad_result r;
     ad_diag d;
     ad_result_init(&r);
     ad_errclass e = ad_run(&S->o, &src, S->t, S->w, &r, &d);
     if (e) {
-        if (d.line > S->lines) src.line_shift = first - (S->lines + 1);
-        else src.name = "<session>";
+        if (d.line > S->lines) {
+            src.line_shift = first - (S->lines + 1);
+        } else {
+            src.name = "<session>";
+            src.echo = NULL;
+        }
         ad_print_error(stderr, &S->o, &src, &d);
         fail(S, e);
     } else if (print) {
@@ -226,7 +236,12 @@ static void statements(session *S, const char *chunk, size_t n)
             free(prog);
             return;
         }
-        ad_errclass e = evaluate(S, prog, len, S->line + st.line - 1, st.kind == AD_STMT_EXPR);
+        /* the input line the statement starts on */
+        const char *ls = chunk + st.off;
+        while (ls > chunk && ls[-1] != '\n') ls--;
+        const char *le = memchr(ls, '\n', (size_t)(chunk + n - ls));
+        size_t ll = le ? (size_t)(le - ls) : (size_t)(chunk + n - ls);
+        ad_errclass e = evaluate(S, prog, len, S->line + st.line - 1, st.kind == AD_STMT_EXPR, ls, ll, st.col);
         if (!e && st.kind != AD_STMT_EXPR) {
             /* keep it: one statement per line of the session text */
             if (append(&S->text, &S->len, &S->cap, chunk + st.off, st.len) == 0 &&
