@@ -46,6 +46,8 @@ typedef struct {
     double *seed;             /* --seed direction on the tape inputs, or NULL */
     unsigned char *seeddiff;
     int grad, hess;
+    int hvp;                  /* --hessian with --seed: H v instead of H */
+    unsigned char *hvpdiff;   /* differentiated inputs for H v */
     size_t per_out;           /* numbers per output: value, grad, jvp, hessian */
     size_t width;             /* numbers per row: m * per_out */
     char sep;                 /* output separator */
@@ -131,6 +133,12 @@ static ad_errclass compute(const plan *P, chunk *c, const double *cols, ad_diag 
         }
         k = nd;
     }
+    if (P->hvp) {
+        /* H v along the seed, one pass of width 1 */
+        if ((e = ad_hessian(P->t, c->w, x, P->hvpdiff, P->seed, 1, P->o->policy, c->g, c->hs, d))) return e;
+        for (size_t a = 0; a < nd; a++) res[1 + k + a] = P->d_input[a] >= 0 ? c->hs[P->d_input[a]] : 0;
+        return AD_E_NONE;
+    }
     if (P->seed) {
         double *jv = c->wout;   /* m numbers */
         if ((e = ad_forward(P->t, c->w, x, P->seeddiff, P->seed, 1, P->o->policy, jv, d))) return e;
@@ -207,11 +215,18 @@ static void fmt_json_row(const plan *P, chunk *c, const double *res, long line, 
             put(c, "}", 1);
             k += nd;
         }
-        if (P->seed) {
+        if (P->hvp) {
+            put(c, ", \"hvp\": [", 10);
+            for (size_t a = 0; a < nd; a++) {
+                if (a) put(c, ", ", 2);
+                put_json_num(c, res[k + a], p);
+            }
+            put(c, "]", 1);
+        } else if (P->seed) {
             put(c, ", \"jvp\": ", 9);
             put_json_num(c, res[k++], p);
         }
-        if (P->hess) {
+        if (P->hess && !P->hvp) {
             put(c, ", \"hessian\": [", 14);
             for (size_t a = 0; a < nd; a++) {
                 put(c, a ? ", [" : "[", a ? 3 : 1);
@@ -253,7 +268,7 @@ static void fmt_json_row(const plan *P, chunk *c, const double *res, long line, 
             put(c, "]", 1);
         }
     }
-    if (P->m > 1 ? P->grad : P->hess) {
+    if (P->m > 1 ? P->grad : P->hess) {   /* as single-point mode: with hessian or hvp */
         put(c, ", \"vars\": [", 11);
         for (size_t j = 0; j < nd; j++) {
             if (j) put(c, ", ", 2);
@@ -573,6 +588,10 @@ static void header_row(const plan *P, FILE *out)
         if (r) putc(P->sep, out);
         fprintf(out, "value%s", suffix);
         for (size_t j = 0; P->grad && j < P->nd; j++) fprintf(out, "%cd/d%s%s", P->sep, P->dnames[j], suffix);
+        if (P->hvp) {
+            for (size_t a = 0; a < P->nd; a++) fprintf(out, "%chvp[%s]%s", P->sep, P->dnames[a], suffix);
+            continue;
+        }
         if (P->seed) fprintf(out, "%cjvp%s", P->sep, suffix);
         for (size_t a = 0; P->hess && a < P->nd; a++)
             for (size_t b = 0; b < P->nd; b++)
@@ -777,7 +796,15 @@ int ad_batch(const ad_options *o)
             }
         }
     }
-    P.per_out = 1 + (P.grad ? P.nd : 0) + (P.seed ? 1 : 0) + (P.hess ? P.nd * P.nd : 0);
+    P.hvp = P.hess && P.seed;
+    if (P.hvp) {
+        P.hvpdiff = ad_malloc(P.ni ? P.ni : 1);
+        if (!P.hvpdiff) goto nomem;
+        for (size_t i = 0; i < P.ni; i++) P.hvpdiff[i] = (unsigned char)(P.diff[i] | P.seeddiff[i]);
+        P.per_out = 1 + P.nd + P.nd;
+    } else {
+        P.per_out = 1 + (P.grad ? P.nd : 0) + (P.seed ? 1 : 0) + (P.hess ? P.nd * P.nd : 0);
+    }
     P.width = P.m * P.per_out;
 
     /* the expressions as a JSON value, once */
@@ -966,6 +993,7 @@ done:
     free(P.diff);
     free(P.seed);
     free(P.seeddiff);
+    free(P.hvpdiff);
     ad_tape_free(P.t);
     return status;
 }

@@ -507,6 +507,9 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     if (o->points) {
         if (o->nsrc == 0)
             return usage(d, "--points needs expressions given with -e or -f", NULL, NULL);
+        for (size_t i = 0; i < o->nsrc; i++)
+            if (strcmp(o->points, "-") == 0 && strcmp(o->src[i].name, "<stdin>") == 0)
+                return usage(d, "-f - and --points - cannot both read stdin", NULL, NULL);
         if (o->binary && !o->nvars)
             return usage(d, "--binary needs --vars (the columns of the binary rows)", NULL, NULL);
         if (o->binary && o->format == AD_FMT_JSON)
