@@ -50,7 +50,8 @@ int main(int argc, char **argv)
                 left -= 1;
             }
             k = (k + 1) % nt;
-            if (k == 0) putchar('\n');   /* keep lines a reasonable length */
+            /* no line breaks: a program ends a statement at a line end that
+             * follows a name, and every term here starts with an operator */
         }
     } else if (strcmp(argv[1], "flat") == 0) {
         fputs("x", stdout);

@@ -10,11 +10,55 @@
  * ad_tape_finish then drops what no output uses.  Values are unchanged to
  * the bit; a reused node sums its adjoint contributions in one place, so
  * derivatives can differ from the raw tape's in the last bits. */
+#include <stdint.h>
 #include <string.h>
 #include "tape.h"
 #include "rules.h"
 #include "numfmt.h"
 #include "alloc.h"
+
+/* the operations recorded so far, by (op, a, b): open addressing, 16 bytes
+ * a slot, for tapes of millions of nodes */
+typedef struct {
+    int32_t op, a, b, node;   /* node -1: empty */
+} cse_slot;
+
+typedef struct {
+    cse_slot *slot;
+    size_t cap, count;
+} cse_table;
+
+static size_t cse_hash(int32_t op, int32_t a, int32_t b)
+{
+    uint64_t h = (uint64_t)(uint32_t)op * 0x9E3779B97F4A7C15ULL;
+    h ^= (uint64_t)(uint32_t)a * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (uint64_t)(uint32_t)b * 0x165667B19E3779F9ULL;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static cse_slot *cse_find(cse_table *c, int32_t op, int32_t a, int32_t b)
+{
+    size_t mask = c->cap - 1;
+    for (size_t i = cse_hash(op, a, b) & mask;; i = (i + 1) & mask) {
+        cse_slot *s = &c->slot[i];
+        if (s->node < 0 || (s->op == op && s->a == a && s->b == b)) return s;
+    }
+}
+
+static int cse_grow(cse_table *c)
+{
+    size_t ncap = c->cap ? c->cap * 2 : 1024;
+    cse_slot *old = c->slot, *ns = ad_malloc(ncap * sizeof *ns);
+    if (!ns) return -1;
+    for (size_t i = 0; i < ncap; i++) ns[i].node = -1;
+    size_t ocap = c->cap;
+    c->slot = ns;
+    c->cap = ncap;
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i].node >= 0) *cse_find(c, old[i].op, old[i].a, old[i].b) = old[i];
+    free(old);
+    return 0;
+}
 
 int ad_optimize(ad_tape *t, ad_optstats *st)
 {
@@ -23,14 +67,14 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
         memset(st, 0, sizeof *st);
         st->before = n;
     }
+    ad_tape_release_spare(t);   /* the new tape is about to need the memory */
     ad_tape *u = ad_tape_new();
     int32_t *map = ad_malloc((n ? n : 1) * sizeof *map);
     /* the value of each constant recorded on u, by recording index (u has
      * at most one node per node of t) */
     double *cv = ad_malloc((n ? n : 1) * sizeof *cv);
     unsigned char *isc = ad_malloc(n ? n : 1);
-    ad_symtab cse;
-    ad_symtab_init(&cse);
+    cse_table cse = {NULL, 0, 0};
     int rc = -1;
     if (!u || !map || !cv || !isc) goto out;
     memset(isc, 0, n);
@@ -78,15 +122,17 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
             }
             /* the same operation on the same operands: reuse it */
             if (op != AD_OP_MIN && op != AD_OP_MAX) {
-                int32_t key[3] = {op, a, b};
-                int32_t prev = ad_symtab_get(&cse, key, sizeof key);
-                if (prev >= 0) {
-                    map[i] = prev;
+                if ((cse.count + 1) * 2 > cse.cap && cse_grow(&cse) < 0) goto out;
+                cse_slot *s = cse_find(&cse, op, a, b);
+                if (s->node >= 0) {
+                    map[i] = s->node;
                     if (st) st->shared++;
                     continue;
                 }
                 map[i] = ad_rec_op(u, op, a, b, line, col);
-                if (map[i] < 0 || ad_symtab_put(&cse, key, sizeof key, map[i]) < 0) goto out;
+                if (map[i] < 0) goto out;
+                *s = (cse_slot){op, a, b, map[i]};
+                cse.count++;
             } else {
                 map[i] = ad_rec_op(u, op, a, b, line, col);
             }
@@ -106,7 +152,7 @@ out:
     free(map);
     free(cv);
     free(isc);
-    ad_symtab_free(&cse);
+    free(cse.slot);
     ad_tape_free(u);
     return rc;
 }

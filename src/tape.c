@@ -195,6 +195,28 @@ int ad_tape_finish(ad_tape *t)
     return 0;
 }
 
+void ad_tape_release_spare(ad_tape *t)
+{
+    free(t->code2);
+    free(t->pos2);
+    free(t->map);
+    free(t->live);
+    free(t->rcval);
+    free(t->rtext);
+    free(t->rleaf);
+    t->code2 = NULL;
+    t->pos2 = NULL;
+    t->map = NULL;
+    t->live = NULL;
+    t->rcval = NULL;
+    t->rtext = NULL;
+    t->rleaf = NULL;
+    t->cap2 = t->mapcap = t->livecap = t->leafcap = 0;
+    t->nleaves = 0;
+    ad_symtab_free(&t->vars);
+    ad_symtab_free(&t->consts);
+}
+
 size_t ad_tape_size(const ad_tape *t) { return t->n; }
 size_t ad_tape_ninputs(const ad_tape *t) { return t->ninputs; }
 size_t ad_tape_nconsts(const ad_tape *t) { return t->nconsts; }

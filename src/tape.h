@@ -57,6 +57,9 @@ int32_t ad_rec_const(ad_tape *t, double v, const char *text, size_t len, int lin
 int32_t ad_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
 /* records node (a recording index) as the next output; 0 or -1 */
 int ad_tape_add_output(ad_tape *t, int32_t node);
+/* frees what only recording needs, on a finished tape (its nodes, values,
+ * texts and outputs stay) */
+void ad_tape_release_spare(ad_tape *t);
 /* renumbers to inputs, constants, operations; 0 or -1 when out of memory */
 int ad_tape_finish(ad_tape *t);
 
