@@ -664,6 +664,7 @@ int ad_batch(const ad_options *o)
                 status = ad_exit_code(AD_E_SYNTAX);
                 goto done;
             }
+            free(hdr);   /* getline allocates even at the end */
             hdr = NULL;
         }
         /* the separator: a tab, else a comma, else blanks */
