@@ -9,9 +9,13 @@
  * singular point on a differentiated path -- is flagged, and the caller
  * recomputes it with the scalar engines, which say exactly what happened. */
 #if defined(__GNUC__) && !defined(__clang__)
-/* the block loops are what -O3's vectoriser and loop unswitching are for;
- * the arithmetic stays IEEE (no -ffast-math, no contraction under -std=c11) */
-#pragma GCC optimize("O3")
+/* the block loops are what -O3's vectoriser and loop unswitching are for.
+ * no-trapping-math only lets the compiler evaluate both arms of a select
+ * (the zero tests of the chain rule) without branching: nothing here reads
+ * the floating-point exception flags, and every result stays IEEE and
+ * bit-identical to the scalar engines (no -ffast-math, no reassociation,
+ * no contraction under -std=c11) */
+#pragma GCC optimize("O3", "no-trapping-math")
 #endif
 #include <float.h>
 #include <math.h>
@@ -21,9 +25,22 @@
 #include "rules.h"
 #include "alloc.h"
 
+/* The sweeps are compiled twice, for AVX2 (four doubles per instruction)
+ * and for the baseline (SSE2, two), and the loader picks one for the CPU.
+ * AVX2 does not bring FMA, and -std=c11 forbids contraction anyway, so both
+ * give the same bits. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+#define AD_BLOCK_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define AD_BLOCK_CLONES
+#endif
+
 struct ad_block {
     double *val, *adj, *zero;
-    size_t cap, B;
+    double *bad;   /* per point: nonzero once the block cannot finish it */
+    const double **col;   /* the adjoint row of each derivative column */
+    size_t colcap;
+    size_t cap, B, S;   /* values: n rows of B points, S apart */
     unsigned char *act, *set;
     size_t actcap, setcap;
 };
@@ -41,6 +58,8 @@ void ad_block_free(ad_block *b)
     free(b->val);
     free(b->adj);
     free(b->zero);
+    free(b->bad);
+    free((void *)b->col);
     free(b->act);
     free(b->set);
     free(b);
@@ -62,15 +81,20 @@ static inline double term(double p, double g)
     return zero ? 0.0 : t;
 }
 
-static void forward(const ad_tape *t, ad_block *bk, size_t np, unsigned char *F)
+/* The flags are doubles, one per point, set by a select, so that a loop
+ * over doubles updates them lane for lane: GCC 12 does not vectorise the
+ * loop for SSE2 when it has to turn a comparison into a byte or an
+ * integer. */
+AD_BLOCK_CLONES static void forward(const ad_tape *t, ad_block *bk, size_t np)
 {
-    const size_t B = bk->B;
+    double *F = bk->bad;
+    const size_t S = bk->S;
     double *V = bk->val;
     const unsigned char *act = bk->act;
     for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
         const ad_instr c = t->code[i];
-        const double *A = V + (size_t)c.a * B, *Bv = c.b >= 0 ? V + (size_t)c.b * B : bk->zero;
-        double *Y = V + i * B;
+        const double *A = V + (size_t)c.a * S, *Bv = c.b >= 0 ? V + (size_t)c.b * S : bk->zero;
+        double *Y = V + i * S;
         /* an infinite value on a differentiated path, and any nan, are the
          * scalar engines' to report */
         const double lim = act[i] ? DBL_MAX : INFINITY;
@@ -82,13 +106,13 @@ static void forward(const ad_tape *t, ad_block *bk, size_t np, unsigned char *F)
                 (void)a; (void)b;                                                             \
                 double y = (val);                                                             \
                 Y[j] = y;                                                                     \
-                F[j] |= !(fabs(y) <= lim);                                                    \
+                F[j] = fabs(y) <= lim ? F[j] : 1.0;                                           \
             }                                                                                 \
             if (!ad_op_has_domain(AD_OP_##E)) break;                                          \
             for (size_t j = 0; j < np; j++) {                                                 \
                 double a = A[j], b = Bv[j];                                                   \
                 (void)a; (void)b;                                                             \
-                if ((dom) != NULL) F[j] = 1;                                                  \
+                F[j] = (dom) != NULL ? 1.0 : F[j];                                            \
             }                                                                                 \
             break;
 #define DERIVED(...)
@@ -99,9 +123,10 @@ static void forward(const ad_tape *t, ad_block *bk, size_t np, unsigned char *F)
     }
 }
 
-static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out, unsigned char *F)
+AD_BLOCK_CLONES static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out)
 {
-    const size_t B = bk->B, first = t->ninputs + t->nconsts;
+    double *F = bk->bad;
+    const size_t S = bk->S, first = t->ninputs + t->nconsts;
     const double *V = bk->val;
     double *G = bk->adj;
     const unsigned char *act = bk->act;
@@ -110,15 +135,15 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out, unsig
     unsigned char *set = bk->set;
     memset(set, 0, t->n);
     if (!act[t->outs[out]]) return;
-    for (size_t j = 0; j < np; j++) G[(size_t)t->outs[out] * B + j] = 1;
+    for (size_t j = 0; j < np; j++) G[(size_t)t->outs[out] * S + j] = 1;
     set[t->outs[out]] = 1;
     for (size_t i = t->n; i-- > first;) {
         if (!act[i]) continue;
         const ad_instr c = t->code[i];
         const int aa = act[c.a], ab = c.b >= 0 && act[c.b];
-        const double *A = V + (size_t)c.a * B, *Bv = c.b >= 0 ? V + (size_t)c.b * B : bk->zero;
-        const double *Y = V + i * B, *Gi = G + i * B;
-        double *GA = G + (size_t)c.a * B, *GB = c.b >= 0 ? G + (size_t)c.b * B : NULL;
+        const double *A = V + (size_t)c.a * S, *Bv = c.b >= 0 ? V + (size_t)c.b * S : bk->zero;
+        const double *Y = V + i * S, *Gi = G + i * S;
+        double *GA = G + (size_t)c.a * S, *GB = c.b >= 0 ? G + (size_t)c.b * S : NULL;
         switch (c.op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc)      \
         case AD_OP_##E:                                                                       \
@@ -126,7 +151,8 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out, unsig
                 for (size_t j = 0; j < np; j++) {                                             \
                     double a = A[j], b = Bv[j];                                               \
                     (void)a; (void)b;                                                         \
-                    if ((aa && (sa) != AD_OK) || (ab && (sb) != AD_OK)) F[j] = 1;             \
+                    int st = (aa && (sa) != AD_OK) | (ab && (sb) != AD_OK);                   \
+                    F[j] = st ? 1.0 : F[j];                                                   \
                 }                                                                             \
             }                                                                                 \
             if (!set[i]) break;   /* its adjoint is 0: it passes nothing on */              \
@@ -191,25 +217,39 @@ int ad_block_run(const ad_tape *t, ad_block *bk, const unsigned char *diff, int 
                  const double *x, const long *cols, size_t nd, double *out, size_t stride,
                  unsigned char *flags)
 {
-    size_t n = t->n, ni = t->ninputs, nc = t->nconsts, B = ad_block_width(t);
+    return ad_block_run_rows(t, bk, diff, grad, np, x, t->ninputs, NULL, NULL, cols, nd, out, stride, flags);
+}
+
+int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff, int grad, size_t np,
+                      const double *x, size_t xstride, const long *xcol, const double *fixed,
+                      const long *cols, size_t nd, double *out, size_t stride, unsigned char *flags)
+{
+    /* rows B + 8 doubles apart: 256 points would put every row 2 KB from
+     * the next, and rows a multiple of 4 KB apart compete for the same
+     * few sets of the L1 cache */
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts, B = ad_block_width(t), S = B + 8;
     if (np > B) return -1;
-    if (bk->B != B || bk->cap < n * B) {
+    if (bk->B != B || bk->cap < n * S) {
         free(bk->val);
         free(bk->adj);
         free(bk->zero);
-        bk->val = ad_malloc(n * B * sizeof *bk->val);
-        bk->adj = ad_malloc(n * B * sizeof *bk->adj);
+        free(bk->bad);
+        bk->val = ad_malloc(n * S * sizeof *bk->val);
+        bk->adj = ad_malloc(n * S * sizeof *bk->adj);
         bk->zero = ad_malloc(B * sizeof *bk->zero);
-        if (!bk->val || !bk->adj || !bk->zero) {
+        bk->bad = ad_malloc(B * sizeof *bk->bad);
+        if (!bk->val || !bk->adj || !bk->zero || !bk->bad) {
             bk->cap = 0;
             return -1;
         }
-        bk->cap = n * B;
+        bk->cap = n * S;
         bk->B = B;
+        bk->S = S;
         memset(bk->zero, 0, B * sizeof *bk->zero);
     }
     if (ad_grow((void **)&bk->act, &bk->actcap, n, 1) < 0 ||
-        ad_grow((void **)&bk->set, &bk->setcap, n, 1) < 0)
+        ad_grow((void **)&bk->set, &bk->setcap, n, 1) < 0 ||
+        ad_grow((void **)&bk->col, &bk->colcap, nd ? nd : 1, sizeof *bk->col) < 0)
         return -1;
     unsigned char *act = bk->act;
     for (size_t i = 0; i < ni; i++) act[i] = grad && diff[i];
@@ -218,23 +258,35 @@ int ad_block_run(const ad_tape *t, ad_block *bk, const unsigned char *diff, int 
         act[i] = (unsigned char)(act[t->code[i].a] || (t->code[i].b >= 0 && act[t->code[i].b]));
 
     double *V = bk->val;
-    for (size_t i = 0; i < ni; i++)
-        for (size_t j = 0; j < np; j++) V[i * B + j] = x[j * ni + i];
+    for (size_t i = 0; i < ni; i++) {
+        double *Vi = V + i * S;
+        long col = xcol ? xcol[i] : (long)i;
+        if (col < 0)
+            for (size_t j = 0; j < np; j++) Vi[j] = fixed[i];
+        else
+            for (size_t j = 0; j < np; j++) Vi[j] = x[j * xstride + (size_t)col];
+    }
     for (size_t i = 0; i < nc; i++)
-        for (size_t j = 0; j < np; j++) V[(ni + i) * B + j] = t->cval[i];
-    memset(flags, 0, np);
-    forward(t, bk, np, flags);
+        for (size_t j = 0; j < np; j++) V[(ni + i) * S + j] = t->cval[i];
+    memset(bk->bad, 0, np * sizeof *bk->bad);
+    forward(t, bk, np);
     size_t per = 1 + (grad ? nd : 0);
     for (size_t r = 0; r < t->nout; r++) {
-        const double *Y = V + (size_t)t->outs[r] * B;
+        const double *Y = V + (size_t)t->outs[r] * S;
         for (size_t j = 0; j < np; j++) out[j * stride + r * per] = Y[j];
         if (!grad) continue;
-        reverse(t, bk, np, r, flags);
+        reverse(t, bk, np, r);
+        const double **col = bk->col;
         for (size_t k = 0; k < nd; k++) {
             long in = cols[k];
-            const double *Gk = in >= 0 && act[in] && bk->set[in] ? bk->adj + (size_t)in * B : bk->zero;
-            for (size_t j = 0; j < np; j++) out[j * stride + r * per + 1 + k] = Gk[j];
+            col[k] = in >= 0 && act[in] && bk->set[in] ? bk->adj + (size_t)in * S : bk->zero;
+        }
+        /* row by row, so the writes are contiguous (the reads are in cache) */
+        for (size_t j = 0; j < np; j++) {
+            double *o = out + j * stride + r * per + 1;
+            for (size_t k = 0; k < nd; k++) o[k] = col[k][j];
         }
     }
+    for (size_t j = 0; j < np; j++) flags[j] = bk->bad[j] != 0;
     return 0;
 }
