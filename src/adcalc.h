@@ -203,6 +203,12 @@ size_t ad_block_width(const ad_tape *t);
 int ad_block_run(const ad_tape *t, ad_block *b, const unsigned char *diff, int grad, size_t np,
                  const double *x, const long *cols, size_t nd, double *out, size_t stride,
                  unsigned char *flags);
+/* The same, with point j's tape input i read from x[j*xstride + xcol[i]],
+ * or fixed[i] where xcol[i] < 0 (xcol NULL: input i from column i): rows
+ * of a file as they were read, without copying them first. */
+int ad_block_run_rows(const ad_tape *t, ad_block *b, const unsigned char *diff, int grad, size_t np,
+                      const double *x, size_t xstride, const long *xcol, const double *fixed,
+                      const long *cols, size_t nd, double *out, size_t stride, unsigned char *flags);
 
 /* ---- the tape listing ---- */
 typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON, AD_DUMP_DOT } ad_dump_format;

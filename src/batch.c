@@ -426,6 +426,79 @@ static int parse_line(const plan *P, char *s, size_t n, double *cols, char *why,
     return 0;
 }
 
+/* 1 when the n doubles at p are all finite.  A double is inf or nan when
+ * its exponent bits are all ones, and then adding 1 to the exponent field
+ * carries into the sign bit: integer and/add/or, which vectorise. */
+static int all_finite(const char *p, size_t n)
+{
+    uint64_t acc = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t u;
+        memcpy(&u, p + k * sizeof u, sizeof u);
+        acc |= (u & UINT64_C(0x7ff0000000000000)) + UINT64_C(0x0010000000000000);
+    }
+    return !(acc >> 63);
+}
+
+/* Binary rows straight through the block: the rows from c->in at row r
+ * are replayed where they lie, and the results written where they go in
+ * c->out (rows of doubles, in order), block after block, up to the first
+ * row with a value that is not finite.  A row the block flags goes
+ * through the scalar engines (eval_row, which writes its row, a nan row or
+ * nothing in the same place), and the rows after it move up behind it.
+ * Returns how many rows it took. */
+static size_t binary_rows(const plan *P, chunk *c, size_t r, size_t avail, const char *exprs_json)
+{
+    const size_t ncol = P->ncol, rowbytes = ncol * sizeof(double), W = P->width * sizeof(double);
+    size_t taken = 0;
+    while (taken < avail && !c->stopped) {
+        size_t np = avail - taken < c->B ? avail - taken : c->B, ok = 0;
+        const char *in = c->in + (r + taken) * rowbytes;
+        if (all_finite(in, np * ncol)) ok = np;
+        for (; ok < np; ok++) {
+            double v[64];
+            int bad = 0;
+            for (size_t k = 0; k < ncol; k += 64) {
+                size_t n = ncol - k < 64 ? ncol - k : 64;
+                memcpy(v, in + ok * rowbytes + k * sizeof(double), n * sizeof(double));
+                for (size_t q = 0; q < n; q++) bad |= !isfinite(v[q]);
+            }
+            if (bad) break;
+        }
+        if (!ok) break;
+        size_t base = c->outlen;
+        if (ad_grow((void **)&c->out, &c->outcap, base + ok * W + 1, 1) < 0 ||
+            ad_block_run_rows(P->t, c->bk, P->diff, P->grad, ok, (const double *)in, ncol, P->col_of_input,
+                              P->fixed, P->d_input, P->nd, (double *)(c->out + base), P->width, c->bflag) < 0) {
+            add_err(c, c->first_line + (long)(r + taken), AD_E_IO, "%s", "out of memory");
+            c->stopped = 1;
+            break;
+        }
+        for (size_t j = 0; j < ok && !c->stopped; j++) {
+            long line = c->first_line + (long)(r + taken + j);
+            if (c->bflag[j]) {
+                double cols_buf[64], *cols = ncol <= 64 ? cols_buf : ad_malloc(ncol * sizeof *cols);
+                if (!cols) {
+                    add_err(c, line, AD_E_IO, "%s", "out of memory");
+                    c->stopped = 1;
+                    break;
+                }
+                memcpy(cols, in + j * rowbytes, rowbytes);
+                eval_row(P, c, cols, line, exprs_json);
+                if (cols != cols_buf) free(cols);
+                continue;
+            }
+            size_t at = base + j * W;
+            if (at != c->outlen) memmove(c->out + c->outlen, c->out + at, W);
+            c->outlen += W;
+            c->rows++;
+        }
+        taken += ok;
+        if (ok < np) break;
+    }
+    return taken;
+}
+
 static void run_chunk(chunk *c, const char *exprs_json)
 {
     const plan *P = c->P;
@@ -438,6 +511,15 @@ static void run_chunk(chunk *c, const char *exprs_json)
     if (P->o->binary) {
         size_t rowbytes = P->ncol * sizeof(double), nrows = c->inlen / rowbytes;
         for (size_t r = 0; r < nrows && !c->stopped; r++) {
+            if (c->bk) {
+                size_t done = binary_rows(P, c, r, nrows - r, exprs_json);
+                r += done;
+                if (done || c->stopped || r >= nrows) {
+                    r--;   /* the loop's r++ */
+                    continue;
+                }
+            }
+            /* a row with a value that is not finite, or no block */
             memcpy(cols, c->in + r * rowbytes, rowbytes);
             int bad = 0;
             for (size_t k = 0; k < P->ncol; k++) bad |= !isfinite(cols[k]);
