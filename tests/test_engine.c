@@ -314,7 +314,7 @@ static void test_reset(void)
             want += k * 0.5;
         }
         const char *nm[64];
-        char nmbuf[64][8];
+        char nmbuf[64][16];
         double vv[64];
         for (int k = 0; k < terms; k++) {
             snprintf(nmbuf[k], sizeof nmbuf[k], "v%d", k);
