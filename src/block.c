@@ -25,6 +25,15 @@
 #include "rules.h"
 #include "alloc.h"
 
+/* In the block, sin and cos take the branch-free path for every lane and
+ * give nan beyond the range of its argument reduction (ad_trig_ok): the
+ * nan flags the point, and the scalar engines compute it with ad_sin and
+ * ad_cos, the same functions, which fall back to the C library there. */
+static inline double block_sin(double x) { return ad_trig_ok(x) ? ad_sin_core(x) : NAN; }
+static inline double block_cos(double x) { return ad_trig_ok(x) ? ad_cos_core(x) : NAN; }
+#define ad_sin block_sin
+#define ad_cos block_cos
+
 /* The sweeps are compiled twice, for AVX2 (four doubles per instruction)
  * and for the baseline (SSE2, two), and the loader picks one for the CPU.
  * AVX2 does not bring FMA, and -std=c11 forbids contraction anyway, so both
@@ -77,8 +86,10 @@ size_t ad_block_width(const ad_tape *t)
 static inline double term(double p, double g)
 {
     double t = p * g;
-    int zero = (p == 0) | (g == 0);   /* no short circuit: a vector blend */
-    return zero ? 0.0 : t;
+    /* two selects on the comparisons themselves: vector blends (an int
+     * made of the comparisons keeps some loops scalar with GCC 12) */
+    t = p == 0 ? 0.0 : t;
+    return g == 0 ? 0.0 : t;
 }
 
 /* The flags are doubles, one per point, set by a select, so that a loop

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "ops.h"
+#include "vmath.h"   /* ad_exp, ad_log, ad_sin, ad_cos: the engine's own, everywhere */
 
 #define AD_LN2 0.69314718055994530942
 #define AD_LN10 2.30258509299404568402
@@ -41,7 +42,7 @@ static inline double rule_pow_da(double a, double b) { return b * pow(a, b - 1);
 static inline double rule_pow_db(double a, double b, double v)
 {
     (void)b;
-    if (a > 0) return v * log(a);
+    if (a > 0) return v * ad_log(a);
     if (a == 0) return 0;
     return NAN;
 }
@@ -64,7 +65,7 @@ static inline double rule_pow_daa(double a, double b)
 }
 static inline double rule_pow_dab(double a, double b)
 {
-    if (a > 0) return pow(a, b - 1) * (1 + b * log(a));
+    if (a > 0) return pow(a, b - 1) * (1 + b * ad_log(a));
     if (a == 0 && b > 1) return 0;
     return NAN;
 }
@@ -72,7 +73,7 @@ static inline double rule_pow_dbb(double a, double b, double v)
 {
     (void)b;
     if (a > 0) {
-        double l = log(a);
+        double l = ad_log(a);
         return v * l * l;
     }
     return a == 0 ? 0 : NAN;
@@ -104,12 +105,12 @@ static inline double rule_atan2_dxy(double y, double x)
 static inline double rule_softplus(double x, double beta)
 {
     double t = beta * x;
-    return (t > 0 ? t + log1p(exp(-t)) : log1p(exp(t))) / beta;
+    return (t > 0 ? t + log1p(ad_exp(-t)) : log1p(ad_exp(t))) / beta;
 }
 static inline double rule_sigmoid(double t)
 {
-    if (t >= 0) return 1 / (1 + exp(-t));
-    double e = exp(t);
+    if (t >= 0) return 1 / (1 + ad_exp(-t));
+    double e = ad_exp(t);
     return e / (1 + e);
 }
 

@@ -133,7 +133,7 @@ KERNEL(expm1)
 {
     (void)B;
     double *E = T->s1;
-    E[0] = exp(A[0]);
+    E[0] = ad_exp(A[0]);
     exp_series(A, E, K);
     for (int k = 1; k <= K; k++) Y[k] = E[k];
 }
@@ -141,7 +141,7 @@ KERNEL(log) { (void)B; log_series(A, Y, K); }
 static void log_scaled(const double *A, double *Y, tay *T, double scale)
 {
     double *L = T->s1;
-    L[0] = log(A[0]);
+    L[0] = ad_log(A[0]);
     log_series(A, L, K);
     for (int k = 1; k <= K; k++) Y[k] = L[k] / scale;
 }
@@ -160,8 +160,8 @@ KERNEL(cbrt) { (void)B; power_series(A, 1.0 / 3, Y, K); }
 static void trig(const double *A, double *Y, tay *T, int want_sin, double hyp)
 {
     double *S = T->s1, *C = T->s2;
-    S[0] = hyp < 0 ? sin(A[0]) : sinh(A[0]);
-    C[0] = hyp < 0 ? cos(A[0]) : cosh(A[0]);
+    S[0] = hyp < 0 ? ad_sin(A[0]) : sinh(A[0]);
+    C[0] = hyp < 0 ? ad_cos(A[0]) : cosh(A[0]);
     sincos_series(A, S, C, K, hyp);
     for (int k = 1; k <= K; k++) Y[k] = want_sin ? S[k] : C[k];
 }
@@ -217,7 +217,7 @@ static void erf_like(const double *A, double *Y, tay *T, double sign)
     double *W = T->s1, *E = T->s2;
     cauchy(A, A, W, K);
     for (int k = 0; k <= K; k++) W[k] = -W[k];
-    E[0] = exp(W[0]);
+    E[0] = ad_exp(W[0]);
     exp_series(W, E, K);
     for (int k = 0; k <= K; k++) E[k] *= sign * AD_2_SQRTPI;
     for (int k = 1; k <= K; k++) Y[k] = integ(A, E, k);
@@ -275,7 +275,7 @@ KERNEL(pow)
     if (A[0] > 0) {
         /* a^b = exp(b log a) */
         double *L = T->s1, *M = T->s2;
-        L[0] = log(A[0]);
+        L[0] = ad_log(A[0]);
         log_series(A, L, K);
         cauchy(B, L, M, K);
         exp_series(M, Y, K);
