@@ -34,6 +34,19 @@ static inline double block_cos(double x) { return ad_trig_ok(x) ? ad_cos_core(x)
 #define ad_sin block_sin
 #define ad_cos block_cos
 
+/* sin and cos come out of one argument reduction, so a differentiated sin
+ * or cos node keeps its partial (cos a, or -sin a) from the forward sweep
+ * in a row of its own instead of reducing again in the reverse sweep: the
+ * same bits as block_cos and -block_sin (tests/test_vmath checks
+ * ad_sincos_core against the cores). */
+static inline void block_sincos(double x, double *s, double *c)
+{
+    double sv, cv;
+    ad_sincos_core(x, &sv, &cv);
+    *s = ad_trig_ok(x) ? sv : NAN;
+    *c = ad_trig_ok(x) ? cv : NAN;
+}
+
 /* The sweeps are compiled twice, for AVX2 (four doubles per instruction)
  * and for the baseline (SSE2, two), and the loader picks one for the CPU.
  * AVX2 does not bring FMA, and -std=c11 forbids contraction anyway, so both
@@ -49,6 +62,10 @@ struct ad_block {
     double *bad;   /* per point: nonzero once the block cannot finish it */
     const double **col;   /* the adjoint row of each derivative column */
     size_t colcap;
+    double *part;         /* kept partials: rows of B points, S apart */
+    size_t partcap;
+    long *prow;           /* node -> its row in part, or -1 */
+    size_t prowcap;
     size_t cap, B, S;   /* values: n rows of B points, S apart */
     unsigned char *act, *set;
     size_t actcap, setcap;
@@ -69,6 +86,8 @@ void ad_block_free(ad_block *b)
     free(b->zero);
     free(b->bad);
     free((void *)b->col);
+    free(b->part);
+    free(b->prow);
     free(b->act);
     free(b->set);
     free(b);
@@ -109,6 +128,27 @@ AD_BLOCK_CLONES static void forward(const ad_tape *t, ad_block *bk, size_t np)
         /* an infinite value on a differentiated path, and any nan, are the
          * scalar engines' to report */
         const double lim = act[i] ? DBL_MAX : INFINITY;
+        if (bk->prow[i] >= 0) {
+            double *P = bk->part + (size_t)bk->prow[i] * S;
+            if (c.op == AD_OP_SIN) {
+                for (size_t j = 0; j < np; j++) {
+                    double s, co;
+                    block_sincos(A[j], &s, &co);
+                    Y[j] = s;
+                    P[j] = co;
+                    F[j] = fabs(s) <= lim ? F[j] : 1.0;
+                }
+            } else {
+                for (size_t j = 0; j < np; j++) {
+                    double s, co;
+                    block_sincos(A[j], &s, &co);
+                    Y[j] = co;
+                    P[j] = -s;
+                    F[j] = fabs(co) <= lim ? F[j] : 1.0;
+                }
+            }
+            continue;
+        }
         switch (c.op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc)      \
         case AD_OP_##E:                                                                       \
@@ -155,6 +195,16 @@ AD_BLOCK_CLONES static void reverse(const ad_tape *t, ad_block *bk, size_t np, s
         const double *A = V + (size_t)c.a * S, *Bv = c.b >= 0 ? V + (size_t)c.b * S : bk->zero;
         const double *Y = V + i * S, *Gi = G + i * S;
         double *GA = G + (size_t)c.a * S, *GB = c.b >= 0 ? G + (size_t)c.b * S : NULL;
+        if (bk->prow[i] >= 0) {   /* sin, cos: the partial kept by forward */
+            const double *P = bk->part + (size_t)bk->prow[i] * S;
+            if (!set[i]) continue;
+            if (set[c.a])
+                for (size_t j = 0; j < np; j++) GA[j] += term(P[j], Gi[j]);
+            else
+                for (size_t j = 0; j < np; j++) GA[j] = 0.0 + term(P[j], Gi[j]);
+            set[c.a] = 1;
+            continue;
+        }
         switch (c.op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc)      \
         case AD_OP_##E:                                                                       \
@@ -267,6 +317,13 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
     memset(act + ni, 0, nc);
     for (size_t i = ni + nc; i < n; i++)
         act[i] = (unsigned char)(act[t->code[i].a] || (t->code[i].b >= 0 && act[t->code[i].b]));
+    if (ad_grow((void **)&bk->prow, &bk->prowcap, n, sizeof *bk->prow) < 0) return -1;
+    size_t nparts = 0;
+    for (size_t i = 0; i < n; i++) {
+        int op = t->code[i].op;
+        bk->prow[i] = i >= ni + nc && act[i] && (op == AD_OP_SIN || op == AD_OP_COS) ? (long)nparts++ : -1;
+    }
+    if (nparts && ad_grow((void **)&bk->part, &bk->partcap, nparts * S, sizeof *bk->part) < 0) return -1;
 
     double *V = bk->val;
     for (size_t i = 0; i < ni; i++) {

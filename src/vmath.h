@@ -465,13 +465,16 @@ static inline double ad_log(double x)
 
 static inline int ad_trig_ok(double x) { return fabs(x) <= AD_TRIG_MAX; }
 
-static inline double ad_vm_trig(double x, uint64_t cos_shift)
+/* sin and cos of the reduced argument, *sn and *cs, and the low bits of
+ * the quadrant in *quad: both come out of one reduction, and
+ * ad_vm_pick(sn, cs, quad) is sin x, ad_vm_pick(sn, cs, quad + 1) cos x */
+static inline void ad_vm_trig2(double x, double *snp, double *csp, uint64_t *quadp)
 {
     const double TwoOverPi = 0x1.45f306dc9c883p-1;
     const double P1 = 0x1.921fb54400000p+0, P2 = 0x1.0b4611a600000p-34;
     const double P3 = 0x1.3198a2e000000p-69, P4 = 0x1.b839a252049c1p-104;
     double kd = x * TwoOverPi + AD_VM_SHIFT;
-    uint64_t quad = (ad_vm_bits(kd) + cos_shift) & 3;
+    *quadp = ad_vm_bits(kd);
     kd -= AD_VM_SHIFT;
     double a = x - kd * P1;
     double b = kd * P2, c = kd * P3;
@@ -523,11 +526,26 @@ static inline double ad_vm_trig(double x, uint64_t cos_shift)
      * are sin rh and cos rh to 0.3% */
     double sn = s1 + (se + (qlo + (corr3 * -0x1.5555555555555p-3 + (rh * z2 * sp + rl * w2))));
     double cs = w2 + (we2 + (we + (((c4lo - 0.5 * zl) + z * z2 * cp) - rl * s1)));
-    /* select and negate with bit operations: SSE2 has no 64-bit integer
-     * compare to build a select mask from quad */
+    *snp = sn;
+    *csp = cs;
+}
+
+/* select and negate with bit operations: SSE2 has no 64-bit integer
+ * compare to build a select mask from quad */
+static inline double ad_vm_pick(double sn, double cs, uint64_t quad)
+{
+    quad &= 3;
     uint64_t m = -(quad & 1);
     uint64_t yb = (ad_vm_bits(cs) & m) | (ad_vm_bits(sn) & ~m);
     return ad_vm_double(yb ^ ((quad & 2) << 62));
+}
+
+static inline double ad_vm_trig(double x, uint64_t cos_shift)
+{
+    double sn, cs;
+    uint64_t quad;
+    ad_vm_trig2(x, &sn, &cs, &quad);
+    return ad_vm_pick(sn, cs, quad + cos_shift);
 }
 
 /* valid when ad_trig_ok(x); garbage (but no traps or UB) otherwise */
@@ -537,6 +555,17 @@ static inline double ad_sin_core(double x)
     return x == 0 ? x : y; /* keep the sign of zero */
 }
 static inline double ad_cos_core(double x) { return ad_vm_trig(x, 1); }
+
+/* both at once, the same bits as ad_sin_core and ad_cos_core */
+static inline void ad_sincos_core(double x, double *s, double *c)
+{
+    double sn, cs;
+    uint64_t quad;
+    ad_vm_trig2(x, &sn, &cs, &quad);
+    double y = ad_vm_pick(sn, cs, quad);
+    *s = x == 0 ? x : y;
+    *c = ad_vm_pick(sn, cs, quad + 1);
+}
 
 static inline double ad_sin(double x) { return ad_trig_ok(x) ? ad_sin_core(x) : sin(x); }
 static inline double ad_cos(double x) { return ad_trig_ok(x) ? ad_cos_core(x) : cos(x); }

@@ -1,5 +1,5 @@
 /* test_vmath.c - owns the checks of src/vmath.h (ad_exp, ad_log, ad_sin,
- * ad_cos, ad_sin_core, ad_cos_core, ad_trig_ok):
+ * ad_cos, ad_sin_core, ad_cos_core, ad_sincos_core, ad_trig_ok):
  *  - accuracy against the long double library (expl, logl, sinl, cosl) over
  *    random inputs on several ranges and over hard cases (near multiples
  *    of pi/2, the overflow and underflow thresholds, subnormals), with the
@@ -40,6 +40,9 @@
 #define ad_vm_log_tab vec_vm_log_tab
 #define ad_vm_split26 vec_vm_split26
 #define ad_vm_trig vec_vm_trig
+#define ad_vm_trig2 vec_vm_trig2
+#define ad_vm_pick vec_vm_pick
+#define ad_sincos_core vec_sincos_core
 #define ad_exp vec_exp
 #define ad_log vec_log
 #define ad_trig_ok vec_trig_ok
@@ -54,6 +57,9 @@
 #undef ad_vm_log_tab
 #undef ad_vm_split26
 #undef ad_vm_trig
+#undef ad_vm_trig2
+#undef ad_vm_pick
+#undef ad_sincos_core
 #undef ad_exp
 #undef ad_log
 #undef ad_trig_ok
@@ -75,6 +81,15 @@ static const char *const fname[NF] = {"exp", "log", "sin", "cos"};
         case F_LOG: for (j = 0; j < n; j++) y[j] = vec_log(a[j]); break;            \
         case F_SIN: for (j = 0; j < n; j++) y[j] = vec_sin_core(a[j]); break;       \
         default: for (j = 0; j < n; j++) y[j] = vec_cos_core(a[j]); break;          \
+        }                                                                           \
+    }                                                                               \
+    /* sin or cos out of ad_sincos_core, as the block's forward sweep */          \
+    attr static void loop_sc_##suffix(int f, double *restrict y, const double *restrict a, int n) \
+    {                                                                               \
+        for (int j = 0; j < n; j++) {                                               \
+            double s, c;                                                            \
+            vec_sincos_core(a[j], &s, &c);                                          \
+            y[j] = f == F_SIN ? s : c;                                              \
         }                                                                           \
     }
 VM_LOOPS(base, __attribute__((noinline)))
@@ -172,7 +187,25 @@ static void run_block(int f, const double *a, int n, struct stats *st)
         }
         st->n++;
     }
+    if (f >= F_SIN) {
+        /* ad_sincos_core, scalar and in a loop: the same bits as the cores */
+        loop_sc_base(f, yv, a, n);
+        for (int j = 0; j < n; j++) {
+            if (!ad_trig_ok(a[j])) continue;
+            double s, c;
+            ad_sincos_core(a[j], &s, &c);
+            double y = f == F_SIN ? s : c;
+            if ((bits(y) != bits(ys[j]) || bits(yv[j]) != bits(ys[j])) && failures++ < 20)
+                printf("FAIL sincos(%a) %s: %a scalar, %a loop, %a %s_core\n", a[j], fname[f], y, yv[j], ys[j], fname[f]);
+        }
+    }
 #ifdef VM_HAVE_AVX2_VARIANT
+    if (have_avx2 && f >= F_SIN) {
+        loop_sc_avx2(f, yv, a, n);
+        for (int j = 0; j < n; j++)
+            if (ad_trig_ok(a[j]) && bits(yv[j]) != bits(ys[j]) && failures++ < 20)
+                printf("FAIL sincos(%a) %s: AVX2 loop %a, %a %s_core\n", a[j], fname[f], yv[j], ys[j], fname[f]);
+    }
     if (have_avx2) {
         loop_avx2(f, yv, a, n);
         for (int j = 0; j < n; j++) {
@@ -285,6 +318,12 @@ static void special_values(void)
     expect("sin(+0)", ad_sin(zero), 0.0);
     expect("sin(-0)", ad_sin(-zero), -0.0);
     expect("sin_core(-0)", ad_sin_core(-zero), -0.0);
+    {
+        double sz, cz;
+        ad_sincos_core(-zero, &sz, &cz);
+        expect("sincos_core(-0): sin", sz, -0.0);
+        expect("sincos_core(-0): cos", cz, 1.0);
+    }
     expect("sin(2^-30)", ad_sin(0x1p-30), 0x1p-30);
     expect("sin(-2^-30)", ad_sin(-0x1p-30), -0x1p-30);
     expect("sin(min subnormal)", ad_sin(0x1p-1074), 0x1p-1074);
