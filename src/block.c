@@ -66,6 +66,8 @@ struct ad_block {
     size_t partcap;
     long *prow;           /* node -> its row in part, or -1 */
     size_t prowcap;
+    unsigned char *chk;   /* node's values need checking for inf and nan */
+    size_t chkcap;
     size_t cap, B, S;   /* values: n rows of B points, S apart */
     unsigned char *act, *set;
     size_t actcap, setcap;
@@ -88,6 +90,7 @@ void ad_block_free(ad_block *b)
     free((void *)b->col);
     free(b->part);
     free(b->prow);
+    free(b->chk);
     free(b->act);
     free(b->set);
     free(b);
@@ -120,7 +123,7 @@ AD_BLOCK_CLONES static void forward(const ad_tape *t, ad_block *bk, size_t np)
     double *F = bk->bad;
     const size_t S = bk->S;
     double *V = bk->val;
-    const unsigned char *act = bk->act;
+    const unsigned char *act = bk->act, *chk = bk->chk;
     for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
         const ad_instr c = t->code[i];
         const double *A = V + (size_t)c.a * S, *Bv = c.b >= 0 ? V + (size_t)c.b * S : bk->zero;
@@ -152,12 +155,20 @@ AD_BLOCK_CLONES static void forward(const ad_tape *t, ad_block *bk, size_t np)
         switch (c.op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc)      \
         case AD_OP_##E:                                                                       \
-            for (size_t j = 0; j < np; j++) {                                                 \
-                double a = A[j], b = Bv[j];                                                   \
-                (void)a; (void)b;                                                             \
-                double y = (val);                                                             \
-                Y[j] = y;                                                                     \
-                F[j] = fabs(y) <= lim ? F[j] : 1.0;                                           \
+            if (chk[i]) {                                                                     \
+                for (size_t j = 0; j < np; j++) {                                             \
+                    double a = A[j], b = Bv[j];                                               \
+                    (void)a; (void)b;                                                         \
+                    double y = (val);                                                         \
+                    Y[j] = y;                                                                 \
+                    F[j] = fabs(y) <= lim ? F[j] : 1.0;                                       \
+                }                                                                             \
+            } else {                                                                          \
+                for (size_t j = 0; j < np; j++) {                                             \
+                    double a = A[j], b = Bv[j];                                               \
+                    (void)a; (void)b;                                                         \
+                    Y[j] = (val);                                                             \
+                }                                                                             \
             }                                                                                 \
             if (!ad_op_has_domain(AD_OP_##E)) break;                                          \
             for (size_t j = 0; j < np; j++) {                                                 \
@@ -274,6 +285,42 @@ AD_BLOCK_CLONES static void reverse(const ad_tape *t, ad_block *bk, size_t np, s
     }
 }
 
+/* 1 when an inf or nan in operand k (0: a, 1: b) of op reaches its result */
+static int carries(int op, int k)
+{
+    switch (op) {
+#define CARRIES(E, ca, cb) case AD_OP_##E: return k ? (cb) : (ca);
+#define OP(...)
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+#undef CARRIES
+    default: return 0;
+    }
+}
+
+/* chk[i]: node i's values are checked for inf and nan in the forward sweep
+ * unless every consumer carries them on to its own result (CARRIES in
+ * ops.def) and the node is no output: then a failing point shows further
+ * down, at the first node that is checked */
+static void set_checks(const ad_tape *t, unsigned char *chk)
+{
+    /* 2: some consumer carries it, 1: checked, 0: no consumer yet */
+    memset(chk, 0, t->n);
+    for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        if (!carries(c.op, 0)) chk[c.a] = 1;
+        else if (!chk[c.a]) chk[c.a] = 2;
+        if (c.b >= 0) {
+            if (!carries(c.op, 1)) chk[c.b] = 1;
+            else if (!chk[c.b]) chk[c.b] = 2;
+        }
+    }
+    for (size_t r = 0; r < t->nout; r++) chk[t->outs[r]] = 1;
+    for (size_t i = 0; i < t->n; i++) chk[i] = chk[i] != 2;
+}
+
 int ad_block_run(const ad_tape *t, ad_block *bk, const unsigned char *diff, int grad, size_t np,
                  const double *x, const long *cols, size_t nd, double *out, size_t stride,
                  unsigned char *flags)
@@ -324,6 +371,8 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
         bk->prow[i] = i >= ni + nc && act[i] && (op == AD_OP_SIN || op == AD_OP_COS) ? (long)nparts++ : -1;
     }
     if (nparts && ad_grow((void **)&bk->part, &bk->partcap, nparts * S, sizeof *bk->part) < 0) return -1;
+    if (ad_grow((void **)&bk->chk, &bk->chkcap, n, 1) < 0) return -1;
+    set_checks(t, bk->chk);
 
     double *V = bk->val;
     for (size_t i = 0; i < ni; i++) {
