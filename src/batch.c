@@ -3,10 +3,11 @@
  * allocation per point, and gets one output row in input order (or an
  * error naming its line, with --on-error stop|skip|nan).
  *
- * Input is read in chunks of whole lines (or binary rows); with -j N the
- * chunks of a round are parsed, computed and formatted by N threads, each
- * with its own workspace on the one shared read-only tape, and written in
- * input order.  Stateless row in, row out, so the input can be split and
+ * Input is read in chunks of whole lines (or binary rows); with -j N,
+ * N threads each read the next chunk, parse, compute and format it with
+ * their own workspace on the one shared read-only tape, and write it when
+ * the chunks before it are written, so reading and writing overlap the
+ * computing and the output is in input order.  Stateless row in, row out, so the input can be split and
  * the outputs concatenated (parallel --pipe, xargs, streaming jobs). */
 #include <ctype.h>
 #include <errno.h>
@@ -565,18 +566,215 @@ static void run_chunk(chunk *c, const char *exprs_json)
     if (cols != cols_buf) free(cols);
 }
 
-/* ---- threads ---- */
+/* ---- reading and writing chunks ---- */
 
+/* where reading is: the next chunk's first line number, and the partial
+ * last line of the chunk before (text) */
 typedef struct {
+    const ad_options *o;
+    const plan *P;
+    FILE *in;
+    long next;
+    char *carry;
+    size_t carrylen;
+    int eof;
+} reader;
+
+/* reads the next chunk into c; -1 when out of memory */
+static int read_chunk(reader *R, chunk *c)
+{
+    const plan *P = R->P;
+    FILE *in = R->in;
+    c->outlen = c->nerr = c->rows = c->cut = 0;
+    c->stopped = 0;
+    c->first_line = R->next;
+    if (R->o->binary) {
+        size_t rowbytes = P->ncol * sizeof(double), want = rowbytes * CHUNK_ROWS;
+        if (ad_grow((void **)&c->in, &c->inlen, want, 1) < 0) return -1;
+        size_t got = fread(c->in, 1, want, in);
+        if (got < want) R->eof = 1;
+        if (got % rowbytes) {
+            c->cut = got % rowbytes;   /* reported after the rows before it */
+            got -= c->cut;
+            R->eof = 1;
+        }
+        c->inlen = got;   /* inlen doubles as the byte count here */
+        R->next += (long)(got / rowbytes);
+        return 0;
+    }
+    /* text: whole lines, about CHUNK_BYTES */
+    size_t cap = CHUNK_BYTES + R->carrylen + 1;
+    char *buf = ad_malloc(cap);
+    if (!buf) return -1;
+    if (R->carrylen) memcpy(buf, R->carry, R->carrylen);
+    size_t len = R->carrylen;
+    R->carrylen = 0;
+    size_t want = cap - 1 - len, got = fread(buf + len, 1, want, in);
+    len += got;
+    if (got < want) R->eof = 1;
+    /* keep the partial last line for the next chunk */
+    size_t cut = len;
+    if (!R->eof) {
+        char *nl = NULL;
+        for (size_t q = len; q > 0; q--)
+            if (buf[q - 1] == '\n') { nl = buf + q - 1; break; }
+        if (!nl) {
+            /* a line longer than a chunk: read on until its end */
+            int ch2;
+            while ((ch2 = fgetc(in)) != EOF) {
+                if (len + 1 >= cap) {
+                    char *nb = ad_realloc(buf, cap * 2);
+                    if (!nb) { free(buf); return -1; }
+                    buf = nb;
+                    cap *= 2;
+                }
+                buf[len++] = (char)ch2;
+                if (ch2 == '\n') break;
+            }
+            if (ch2 == EOF) R->eof = 1;
+            cut = len;
+        } else {
+            cut = (size_t)(nl - buf) + 1;
+        }
+    }
+    if (cut < len) {
+        free(R->carry);
+        R->carrylen = len - cut;
+        R->carry = ad_malloc(R->carrylen + 1);
+        if (!R->carry) { free(buf); return -1; }
+        memcpy(R->carry, buf + cut, R->carrylen);
+    }
+    free(c->in);
+    c->in = buf;
+    c->inlen = cut;
+    for (size_t q = 0; q < cut; q++) R->next += buf[q] == '\n';
+    if (cut && buf[cut - 1] != '\n') R->next++;
+    return 0;
+}
+
+/* what has been written: rows, the first error's status, a stop */
+typedef struct {
+    const ad_options *o;
+    const plan *P;
+    int status, stop;
+    long rows_done;
+    int progress;
+    struct timespec t0;
+    long last_report;
+} writer;
+
+/* writes a computed chunk: its rows to stdout, its errors to stderr */
+static void write_chunk(writer *W, const chunk *c)
+{
+    const ad_options *o = W->o;
+    if (c->outlen) fwrite(c->out, 1, c->outlen, stdout);
+    for (size_t q = 0; q < c->nerr; q++) {
+        const rowerr *r = &c->err[q];
+        if (o->format == AD_FMT_JSON) {
+            fprintf(stderr, "{\"error\": {\"tag\": \"%s\", \"message\": ", ad_err_tag(r->cls));
+            ad_fput_json_string(stderr, r->msg, strlen(r->msg));
+            fprintf(stderr, ", \"source\": ");
+            ad_fput_json_string(stderr, W->P->name, strlen(W->P->name));
+            fprintf(stderr, ", \"%s\": %ld}}\n", o->binary ? "row" : "line", r->line);
+        } else {
+            fprintf(stderr, "adcalc: %s:%s%ld: error: %s [%s]\n", W->P->name, o->binary ? "row " : "",
+                    r->line, r->msg, ad_err_tag(r->cls));
+        }
+        if (!W->status) W->status = ad_exit_code(r->cls);
+    }
+    W->rows_done += (long)c->rows;
+    if (c->stopped || ferror(stdout)) W->stop = 1;
+    if (W->progress && W->rows_done - W->last_report >= 100000) {
+        struct timespec t1;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double secs = (double)(t1.tv_sec - W->t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - W->t0.tv_nsec);
+        fprintf(stderr, "\radcalc: %ld rows, %.0f rows/s ", W->rows_done,
+                secs > 0 ? (double)W->rows_done / secs : 0);
+        W->last_report = W->rows_done;
+    }
+}
+
+/* -j 1: read, compute, write, chunk after chunk; 1 when out of memory */
+static int run_serial(reader *R, writer *W, chunk *c, const char *exprs_json)
+{
+    while (!R->eof && !W->stop) {
+        if (read_chunk(R, c) < 0) return 1;
+        run_chunk(c, exprs_json);
+        write_chunk(W, c);
+    }
+    return 0;
+}
+
+/* -j N: N threads (this one and N - 1 more), each reading the next chunk,
+ * computing it and writing it when the chunks before it are written, so
+ * one thread's reading and writing overlap the others' computing.  The
+ * output is the same as with -j 1: the same chunks, written in order, and
+ * nothing after a chunk that stopped. */
+typedef struct {
+    reader *R;
+    writer *W;
     chunk *c;
     const char *exprs_json;
-} job;
+    pthread_mutex_t *mu;
+    pthread_cond_t *turn;
+    long *nread, *nwritten;
+    int *nomem;
+} pipe_worker;
 
-static void *worker(void *arg)
+static void *pipe_work(void *arg)
 {
-    job *j = arg;
-    run_chunk(j->c, j->exprs_json);
+    pipe_worker *pw = arg;
+    for (;;) {
+        pthread_mutex_lock(pw->mu);
+        if (pw->R->eof || pw->W->stop || *pw->nomem) {
+            pthread_mutex_unlock(pw->mu);
+            break;
+        }
+        long seq = (*pw->nread)++;
+        int bad = read_chunk(pw->R, pw->c) < 0;
+        if (bad) {
+            *pw->nomem = 1;
+            pw->R->eof = 1;
+        }
+        pthread_mutex_unlock(pw->mu);
+        if (!bad) run_chunk(pw->c, pw->exprs_json);
+        pthread_mutex_lock(pw->mu);
+        while (*pw->nwritten != seq) pthread_cond_wait(pw->turn, pw->mu);
+        if (!bad && !pw->W->stop && !*pw->nomem) write_chunk(pw->W, pw->c);
+        (*pw->nwritten)++;
+        pthread_cond_broadcast(pw->turn);
+        pthread_mutex_unlock(pw->mu);
+    }
     return NULL;
+}
+
+static int run_threads(reader *R, writer *W, chunk *ch, size_t nthreads, const char *exprs_json)
+{
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t turn = PTHREAD_COND_INITIALIZER;
+    long nread = 0, nwritten = 0;
+    int nomem = 0;
+    pipe_worker *pw = ad_malloc(nthreads * sizeof *pw);
+    pthread_t *tid = ad_malloc(nthreads * sizeof *tid);
+    if (!pw || !tid) {
+        free(pw);
+        free(tid);
+        return 1;
+    }
+    for (size_t k = 0; k < nthreads; k++)
+        pw[k] = (pipe_worker){R, W, &ch[k], exprs_json, &mu, &turn, &nread, &nwritten, &nomem};
+    size_t started = 1;
+    for (size_t k = 1; k < nthreads; k++) {
+        if (pthread_create(&tid[k], NULL, pipe_work, &pw[k]) != 0) break;   /* fewer threads */
+        started++;
+    }
+    pipe_work(&pw[0]);
+    for (size_t k = 1; k < started; k++) pthread_join(tid[k], NULL);
+    free(pw);
+    free(tid);
+    pthread_cond_destroy(&turn);
+    pthread_mutex_destroy(&mu);
+    return nomem;
 }
 
 /* ---- setting up ---- */
@@ -916,143 +1114,28 @@ int ad_batch(const ad_options *o)
 
     if (!o->binary && o->format != AD_FMT_JSON) header_row(&P, stdout);
 
-    /* the rounds: read up to nthreads chunks, compute them, write them in order */
-    long next = o->binary ? 1 : hline + (o->nvars ? 0 : 1);
-    char *carry = NULL;
-    size_t carrylen = 0;
+    /* the chunks: read in order, computed (by up to nthreads threads at
+     * once), written in order */
+    reader R = {o, &P, in, o->binary ? 1 : hline + (o->nvars ? 0 : 1), NULL, 0, 0};
     if (first) {
         /* with --vars the first line read is data */
-        carrylen = strlen(first);
-        carry = ad_malloc(carrylen + 2);
-        if (!carry) goto nomem;
-        memcpy(carry, first, carrylen);
-        carry[carrylen++] = '\n';
-        next = hline;
+        R.carrylen = strlen(first);
+        R.carry = ad_malloc(R.carrylen + 2);
+        if (!R.carry) goto nomem;
+        memcpy(R.carry, first, R.carrylen);
+        R.carry[R.carrylen++] = '\n';
+        R.next = hline;
     }
-    int eof = 0, stop = 0;
-    long rows_done = 0;
-    int progress = isatty(2);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    long last_report = 0;
-    while (!eof && !stop) {
-        size_t used = 0;
-        for (; used < nthreads && !eof; used++) {
-            chunk *c = &ch[used];
-            c->outlen = c->nerr = c->rows = c->cut = 0;
-            c->stopped = 0;
-            c->first_line = next;
-            if (o->binary) {
-                size_t rowbytes = P.ncol * sizeof(double), want = rowbytes * CHUNK_ROWS;
-                if (ad_grow((void **)&c->in, &c->inlen, want, 1) < 0) goto nomem;
-                size_t got = fread(c->in, 1, want, in);
-                if (got < want) eof = 1;
-                if (got % rowbytes) {
-                    c->cut = got % rowbytes;   /* reported after the rows before it */
-                    got -= c->cut;
-                    eof = 1;
-                }
-                c->inlen = got;   /* inlen doubles as the byte count here */
-                next += (long)(got / rowbytes);
-                if (got == 0 && !c->cut) { used++; break; }
-                continue;
-            }
-            /* text: whole lines, about CHUNK_BYTES */
-            size_t cap = 0;
-            char *buf = ad_malloc(CHUNK_BYTES + carrylen + 1);
-            if (!buf) goto nomem;
-            cap = CHUNK_BYTES + carrylen + 1;
-            if (carrylen) memcpy(buf, carry, carrylen);
-            size_t len = carrylen;
-            carrylen = 0;
-            size_t want = cap - 1 - len, got = fread(buf + len, 1, want, in);
-            len += got;
-            if (got < want) eof = 1;
-            /* keep the partial last line for the next chunk */
-            size_t cut = len;
-            if (!eof) {
-                char *nl = NULL;
-                for (size_t q = len; q > 0; q--)
-                    if (buf[q - 1] == '\n') { nl = buf + q - 1; break; }
-                if (!nl) {
-                    /* a line longer than a chunk: read on until its end */
-                    int ch2;
-                    while ((ch2 = fgetc(in)) != EOF) {
-                        if (len + 1 >= cap) {
-                            char *nb = ad_realloc(buf, cap * 2);
-                            if (!nb) { free(buf); goto nomem; }
-                            buf = nb;
-                            cap *= 2;
-                        }
-                        buf[len++] = (char)ch2;
-                        if (ch2 == '\n') break;
-                    }
-                    if (ch2 == EOF) eof = 1;
-                    cut = len;
-                } else {
-                    cut = (size_t)(nl - buf) + 1;
-                }
-            }
-            if (cut < len) {
-                free(carry);
-                carrylen = len - cut;
-                carry = ad_malloc(carrylen + 1);
-                if (!carry) { free(buf); goto nomem; }
-                memcpy(carry, buf + cut, carrylen);
-            }
-            free(c->in);
-            c->in = buf;
-            c->inlen = cut;
-            for (size_t q = 0; q < cut; q++) next += buf[q] == '\n';
-            if (cut && buf[cut - 1] != '\n') next++;
-        }
-        /* compute: chunk 0 here, the others on threads */
-        pthread_t *tid = ad_malloc(used * sizeof *tid);
-        job *jobs = ad_malloc(used * sizeof *jobs);
-        if (!tid || !jobs) { free(tid); free(jobs); goto nomem; }
-        size_t started = 1;
-        for (size_t k = 1; k < used; k++) {
-            jobs[k] = (job){&ch[k], exprs_json};
-            if (pthread_create(&tid[k], NULL, worker, &jobs[k]) != 0) break;
-            started++;
-        }
-        run_chunk(&ch[0], exprs_json);
-        for (size_t k = started; k < used; k++) run_chunk(&ch[k], exprs_json);
-        for (size_t k = 1; k < started; k++) pthread_join(tid[k], NULL);
-        free(tid);
-        free(jobs);
-        /* write in input order; errors go to stderr as they come */
-        for (size_t k = 0; k < used && !stop; k++) {
-            chunk *c = &ch[k];
-            if (c->outlen) fwrite(c->out, 1, c->outlen, stdout);
-            for (size_t q = 0; q < c->nerr; q++) {
-                rowerr *r = &c->err[q];
-                if (o->format == AD_FMT_JSON) {
-                    fprintf(stderr, "{\"error\": {\"tag\": \"%s\", \"message\": ", ad_err_tag(r->cls));
-                    ad_fput_json_string(stderr, r->msg, strlen(r->msg));
-                    fprintf(stderr, ", \"source\": ");
-                    ad_fput_json_string(stderr, P.name, strlen(P.name));
-                    fprintf(stderr, ", \"%s\": %ld}}\n", o->binary ? "row" : "line", r->line);
-                } else {
-                    fprintf(stderr, "adcalc: %s:%s%ld: error: %s [%s]\n", P.name, o->binary ? "row " : "",
-                            r->line, r->msg, ad_err_tag(r->cls));
-                }
-                if (!status) status = ad_exit_code(r->cls);
-            }
-            rows_done += (long)c->rows;
-            if (c->stopped) stop = 1;
-        }
-        if (ferror(stdout)) break;
-        if (progress && rows_done - last_report >= 100000) {
-            struct timespec t1;
-            clock_gettime(CLOCK_MONOTONIC, &t1);
-            double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-            fprintf(stderr, "\radcalc: %ld rows, %.0f rows/s ", rows_done, secs > 0 ? (double)rows_done / secs : 0);
-            last_report = rows_done;
-        }
-    }
+    writer W = {o, &P, 0, 0, 0, isatty(2), {0, 0}, 0};
+    clock_gettime(CLOCK_MONOTONIC, &W.t0);
+    int nomem_hit = nthreads > 1 ? run_threads(&R, &W, ch, nthreads, exprs_json)
+                                 : run_serial(&R, &W, ch, exprs_json);
+    free(R.carry);
+    status = W.status;
+    if (nomem_hit) goto nomem;
+    long rows_done = W.rows_done, last_report = W.last_report;
+    int progress = W.progress;
     if (progress && last_report) fputs("\r\033[K", stderr);
-    free(carry);
     if (o->stats) fprintf(stderr, "adcalc: %ld rows\n", rows_done);
     goto done;
 nomem:
