@@ -36,8 +36,10 @@ static inline const char *rule_pow_domain(double a, double b)
     return NULL;
 }
 /* d/da a^b = b a^(b-1); at a = 0 this gives 1 for b = 1, 0 for b > 1 and
- * inf or nan where rule_pow_sing_a flags the point singular */
-static inline double rule_pow_da(double a, double b) { return b * pow(a, b - 1); }
+ * inf or nan where rule_pow_sing_a flags the point singular.  For b = 0 it
+ * is 0 (a^0 is constant), also where a^-1 overflows (a below 2^-1024):
+ * 0 * inf would be nan. */
+static inline double rule_pow_da(double a, double b) { return b == 0 ? 0 : b * pow(a, b - 1); }
 /* d/db a^b = a^b ln a for a > 0; 0 at a = 0 (b > 0); undefined for a < 0 */
 static inline double rule_pow_db(double a, double b, double v)
 {

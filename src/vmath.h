@@ -216,7 +216,7 @@ static inline double ad_exp(double x)
      * GCC would turn into a masked (unvectorisable on SSE2) path */
     double lo = (scale - y) + st;
     /* b = 0 leaves y unchanged: y + lo rounds back to y */
-    double b = (x < 0) & (y < 1.0) ? 1.0 : 0.0;
+    double b = ((x < 0) & (y < 1.0)) ? 1.0 : 0.0;
     double hi = b + y;
     lo = ((b - hi) + y) + lo;
     y = (hi + lo) - b;
@@ -426,7 +426,7 @@ static inline double ad_log(double x)
     double y = hi + (lo + (r2 * -0.5 + r2 * r * q));
     /* x <= 0, inf, nan */
     double special = x < 0 ? NAN : x == 0 ? -INFINITY : x + x;
-    return (x > 0) & (x < INFINITY) ? y : special;
+    return ((x > 0) & (x < INFINITY)) ? y : special;
 }
 
 /* -------------------------------------------------------------- sin, cos

@@ -6,8 +6,12 @@
  * Hessian, Taylor order, Jacobian); then the -at text up to the first
  * newline; the rest is the expression (for the Jacobian, split in two at
  * the first ';').  Besides
- * the sanitizers, it checks one invariant: forward and reverse mode agree
- * on the outcome class and, when they succeed, on the value to the bit.
+ * the sanitizers, it checks two invariants: forward and reverse mode agree
+ * on the outcome class and, when they succeed, on the value to the bit;
+ * and the block replay of batch mode, on the optimised tape at a few
+ * points made of awkward values, gives each point's value and gradient to
+ * the bit where the scalar engines succeed, and flags every point where
+ * they fail (block_check).
  * Build: make fuzz (clang with -fsanitize=fuzzer,address,undefined). */
 #include <stdint.h>
 #include <stdio.h>
@@ -64,6 +68,92 @@ static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *va
     return e;
 }
 
+/* values near the edges the block must treat as the scalar engines do:
+ * zeros, kinks, overflow, underflow, the end of sin's fast reduction */
+static const double awkward[] = {
+    0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 1e-300, -1e-300, 1e300, -1e300, 1e-8,
+    709.0, 710.0, -745.0, -746.0, 3.2e6, 3294198.0, 3.3e6, 1e7, -1e22, 1.5707963267948966,
+    3.141592653589793, 0.7853981633974483, 100.0, -0.5, 4.9e-324, 1.7976931348623157e308};
+
+static uint64_t mix(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* the expression recorded and optimised as batch mode does, replayed by
+ * the block for 8 points and by ad_eval + ad_reverse point by point */
+static void print_point(const double *x, size_t ni)
+{
+    fprintf(stderr, "  at");
+    for (size_t i = 0; i < ni; i++) fprintf(stderr, " %s%a", i ? ", " : "", x[i]);
+    fprintf(stderr, "\n");
+}
+
+static void block_check(const char *expr, const uint8_t *data, size_t size)
+{
+    enum { NP = 8 };
+    ad_tape *t = ad_tape_new();
+    ad_work *w = ad_work_new();
+    ad_block *bk = ad_block_new();
+    ad_diag d;
+    ad_optstats st;
+    if (!t || !w || !bk || ad_parse(t, expr, strlen(expr), &d) || ad_optimize(t, &st) < 0 ||
+        ad_tape_noutputs(t) != 1 || ad_tape_ninputs(t) > 16 || ad_block_width(t) < NP)
+        goto out;
+    size_t ni = ad_tape_ninputs(t);
+    uint64_t h = size;
+    for (size_t k = 0; k < size; k++) h = mix(h ^ data[k]);
+    double x[NP * 16], out[NP * 17], g[16];
+    unsigned char diff[16], fl[NP];
+    long cols[16];
+    for (size_t i = 0; i < ni; i++) {
+        diff[i] = 1;
+        cols[i] = (long)i;
+    }
+    for (size_t k = 0; k < NP * ni; k++) {
+        h = mix(h);
+        x[k] = awkward[h % (sizeof awkward / sizeof *awkward)];
+        /* a few ulps off, but finite: points are finite numbers (batch
+         * mode rejects a row with inf or nan before any replay) */
+        double y = x[k] * (1.0 + 0x1p-52 * (double)((h >> 16) & 7));
+        if ((h >> 8) & 1 && y - y == 0) x[k] = y;
+    }
+    if (ad_block_run(t, bk, diff, 1, NP, x, cols, ni, out, ni + 1, fl) < 0) goto out;
+    for (size_t j = 0; j < NP; j++) {
+        ad_errclass e = ad_eval(t, w, x + j * ni, &d);
+        if (!e) e = ad_reverse(t, w, diff, AD_STRICT, g, &d);
+        if (e) {
+            if (!fl[j]) {
+                fprintf(stderr, "block: point %zu fails alone (%s: %s) but the block did not flag it\n", j,
+                        ad_err_tag(e), d.msg);
+                print_point(x + j * ni, ni);
+                abort();
+            }
+            continue;
+        }
+        if (fl[j]) continue;   /* flagging is allowed to be cautious */
+        double v = ad_value(t, w);
+        if (memcmp(&v, &out[j * (ni + 1)], sizeof v) != 0) {
+            fprintf(stderr, "block: point %zu value %a, alone %a\n", j, out[j * (ni + 1)], v);
+            print_point(x + j * ni, ni);
+            abort();
+        }
+        for (size_t i = 0; i < ni; i++)
+            if (memcmp(&g[i], &out[j * (ni + 1) + 1 + i], sizeof g[i]) != 0) {
+                fprintf(stderr, "block: point %zu d/dx%zu %a, alone %a\n", j, i, out[j * (ni + 1) + 1 + i], g[i]);
+                print_point(x + j * ni, ni);
+                abort();
+            }
+    }
+out:
+    ad_block_free(bk);
+    ad_work_free(w);
+    ad_tape_free(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
@@ -105,6 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "values differ: %.17g vs %.17g\n", vf, vr);
         abort();
     }
+    block_check(expr, data, size);
     if (flags & 16) {
         char *hv[16] = {"adcalc", "-e", expr, "--hessian", "--nondiff", (char *)policy, "--format", (char *)fmt};
         double v = 0;
