@@ -141,8 +141,12 @@ static void block_check(const char *expr, const uint8_t *data, size_t size)
             print_point(x + j * ni, ni);
             abort();
         }
+        /* a nan derivative may differ in its sign bit (see the closing
+         * note of 2026-11-22: a partial that is nan at finite values, as
+         * b a^(b-1) for b = inf, is printed as nan, not reported) */
         for (size_t i = 0; i < ni; i++)
-            if (memcmp(&g[i], &out[j * (ni + 1) + 1 + i], sizeof g[i]) != 0) {
+            if (memcmp(&g[i], &out[j * (ni + 1) + 1 + i], sizeof g[i]) != 0 &&
+                !(g[i] != g[i] && out[j * (ni + 1) + 1 + i] != out[j * (ni + 1) + 1 + i])) {
                 fprintf(stderr, "block: point %zu d/dx%zu %a, alone %a\n", j, i, out[j * (ni + 1) + 1 + i], g[i]);
                 print_point(x + j * ni, ni);
                 abort();
