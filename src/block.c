@@ -106,16 +106,14 @@ size_t ad_block_width(const ad_tape *t)
     return B < 1 ? 1 : B > 256 ? 256 : B;
 }
 
-/* one chain-rule term, branch-free so the loops vectorise: p * g, but 0
- * where either factor is 0 (as ad_term) */
-static inline double term(double p, double g)
-{
-    double t = p * g;
-    /* two selects on the comparisons themselves: vector blends (an int
-     * made of the comparisons keeps some loops scalar with GCC 12) */
-    t = p == 0 ? 0.0 : t;
-    return g == 0 ? 0.0 : t;
-}
+/* one chain-rule term: the plain product.  The scalar engines' ad_term
+ * is 0 where either factor is 0, so that 0 * inf and 0 * nan are 0; here
+ * the product is nan there.  A nan adjoint reaches the adjoint rows of the
+ * inputs (any product or sum with a nan is nan), and flag_nan_grads then
+ * hands the point to the scalar engines.  Elsewhere the two differ only in
+ * the sign of a zero term, which changes no sum and no first write
+ * (0 + -0 is 0). */
+static inline double term(double p, double g) { return p * g; }
 
 /* ---- the kernels: one op over the points of a block ----
  *
@@ -313,6 +311,20 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out)
     }
 }
 
+/* flags the points with a nan in an input's adjoint: where term's plain
+ * product made one of 0 * inf, and where the scalar engines would give a
+ * nan too; they say which */
+AD_BLOCK_CLONES static void flag_nan_rows(const double *restrict G, double *restrict F, size_t np)
+{
+    for (size_t j = 0; j < np; j++) F[j] = G[j] == G[j] ? F[j] : 1.0;
+}
+
+static void flag_nan_grads(const ad_tape *t, ad_block *bk, size_t np)
+{
+    for (size_t i = 0; i < t->ninputs; i++)
+        if (bk->act[i] && bk->set[i]) flag_nan_rows(bk->adj + i * bk->S, bk->bad, np);
+}
+
 /* 1 when an inf or nan in operand k (0: a, 1: b) of op reaches its result */
 static int carries(int op, int k)
 {
@@ -471,6 +483,7 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
         for (size_t j = 0; j < np; j++) out[j * stride + r * per] = Y[j];
         if (!grad) continue;
         reverse(t, bk, np, r);
+        flag_nan_grads(t, bk, np);
         const double **col = bk->col;
         for (size_t k = 0; k < nd; k++) {
             long in = cols[k];
