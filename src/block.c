@@ -70,6 +70,8 @@ struct ad_block {
     size_t chkcap;
     long *arow;           /* node -> the node whose adjoint row it uses */
     size_t arowcap;
+    int *fz;              /* node -> its fused[] pair as the outer, FZ_INNER, or -1 */
+    size_t fzcap;
     size_t cap, B, S;   /* values: n rows of B points, S apart */
     unsigned char *act, *set;
     size_t actcap, setcap;
@@ -94,6 +96,7 @@ void ad_block_free(ad_block *b)
     free(b->prow);
     free(b->chk);
     free(b->arow);
+    free(b->fz);
     free(b->act);
     free(b->set);
     free(b);
@@ -243,6 +246,99 @@ AD_BLOCK_CLONES static void rev_kept(const double *restrict P, const double *res
         for (size_t j = 0; j < np; j++) GA[j] = 0.0 + term(P[j], G[j]);
 }
 
+/* ---- fused pairs (FUSE in ops.def) ----
+ *
+ * An inner node used only by one outer node is computed inside the outer's
+ * kernel and never stored: forward computes d = I(a, b) and the outer's
+ * value from it; reverse computes d again, the outer's partials at it and
+ * the inner's, and adds both steps' terms.  Every expression is the
+ * engines' own (ad_op_value, ad_op_partials: ops.def's rules), so the bits
+ * are those of the two nodes swept one by one. */
+
+/* inline the rules' switches, so that with the opcodes constant they fold
+ * to the pair's expressions and the loops vectorise */
+#if defined(__GNUC__)
+#define FLATTEN __attribute__((flatten))
+#else
+#define FLATTEN
+#endif
+
+#define FUSE(O, I, slot)                                                                              \
+    AD_BLOCK_CLONES FLATTEN static void ffwd_##O##_##I(const double *restrict A,                      \
+                                                       const double *restrict Bv,                     \
+                                                       const double *restrict C, double *restrict Y,  \
+                                                       double *restrict F, size_t np, double lim,     \
+                                                       int chk)                                       \
+    {                                                                                                 \
+        if (chk) {                                                                                    \
+            for (size_t j = 0; j < np; j++) {                                                         \
+                double d = ad_op_value(AD_OP_##I, A[j], Bv[j]);                                       \
+                double y = (slot) ? ad_op_value(AD_OP_##O, C[j], d) : ad_op_value(AD_OP_##O, d, C[j]);\
+                Y[j] = y;                                                                             \
+                F[j] = fabs(y) <= lim ? F[j] : 1.0;                                                   \
+            }                                                                                         \
+        } else {                                                                                      \
+            for (size_t j = 0; j < np; j++) {                                                         \
+                double d = ad_op_value(AD_OP_##I, A[j], Bv[j]);                                       \
+                Y[j] = (slot) ? ad_op_value(AD_OP_##O, C[j], d) : ad_op_value(AD_OP_##O, d, C[j]);    \
+            }                                                                                         \
+        }                                                                                             \
+    }                                                                                                 \
+    FREV(O, I, slot, 0, 0, 0) FREV(O, I, slot, 0, 0, 1) FREV(O, I, slot, 0, 1, 0)                    \
+    FREV(O, I, slot, 0, 1, 1) FREV(O, I, slot, 1, 0, 0) FREV(O, I, slot, 1, 0, 1)                    \
+    FREV(O, I, slot, 1, 1, 0) FREV(O, I, slot, 1, 1, 1)
+/* the reverse step of a pair, writing the adjoint rows of the inner node's
+ * operands a (when wa) and b (wb) and of the outer's other operand (wc):
+ * a function for each choice, so that no loop tests it; acc_x: add to the
+ * row, else write it first (0 + term, as REV_KERNEL) */
+#define FREV(O, I, slot, wa, wb, wc)                                                                  \
+    AD_BLOCK_CLONES FLATTEN static void frev_##O##_##I##_##wa##wb##wc(                                \
+        const double *restrict A, const double *restrict Bv, const double *restrict C,                \
+        const double *restrict Y, const double *restrict G, double *restrict GA, int acc_a,           \
+        double *restrict GB, int acc_b, double *restrict GC, int acc_c, size_t np)                    \
+    {                                                                                                 \
+        (void)GA; (void)GB; (void)GC; (void)acc_a; (void)acc_b; (void)acc_c;                          \
+        for (size_t j = 0; j < np; j++) {                                                             \
+            double a = A[j], b = Bv[j], c = C[j], y = Y[j], g = G[j], po[2], pi[2];                   \
+            unsigned char st[2];                                                                      \
+            double d = ad_op_value(AD_OP_##I, a, b);                                                  \
+            if (slot) ad_op_partials(AD_OP_##O, c, d, y, po, st);                                     \
+            else ad_op_partials(AD_OP_##O, d, c, y, po, st);                                          \
+            double gd = term(po[slot], g);                                                            \
+            ad_op_partials(AD_OP_##I, a, b, d, pi, st);                                               \
+            if (wc) GC[j] = (acc_c ? GC[j] : 0.0) + term(po[1 - (slot)], g);                          \
+            if (wa) GA[j] = (acc_a ? GA[j] : 0.0) + term(pi[0], gd);                                  \
+            if (wb) GB[j] = (acc_b ? GB[j] : 0.0) + term(pi[1], gd);                                  \
+        }                                                                                             \
+    }
+#define OP(...)
+#define DERIVED(...)
+#include "ops.def"
+
+typedef void ffwd_fn(const double *restrict A, const double *restrict Bv, const double *restrict C,
+                     double *restrict Y, double *restrict F, size_t np, double lim, int chk);
+typedef void frev_fn(const double *restrict A, const double *restrict Bv, const double *restrict C,
+                     const double *restrict Y, const double *restrict G, double *restrict GA, int acc_a,
+                     double *restrict GB, int acc_b, double *restrict GC, int acc_c, size_t np);
+static const struct {
+    int outer, inner, slot;
+    ffwd_fn *fwd;
+    frev_fn *rev[8];   /* by wa * 4 + wb * 2 + wc */
+} fused[] = {
+#undef FUSE
+#define FUSE(O, I, slot)                                                                             \
+    {AD_OP_##O, AD_OP_##I, slot, ffwd_##O##_##I,                                                     \
+     {frev_##O##_##I##_000, frev_##O##_##I##_001, frev_##O##_##I##_010, frev_##O##_##I##_011,        \
+      frev_##O##_##I##_100, frev_##O##_##I##_101, frev_##O##_##I##_110, frev_##O##_##I##_111}},
+#include "ops.def"
+#undef FUSE
+#undef FREV
+#undef OP
+#undef DERIVED
+};
+#define NFUSED (sizeof fused / sizeof fused[0])
+enum { FZ_INNER = -2 };   /* fz[] of a node computed inside its consumer */
+
 /* ---- the sweeps: one kernel call per node ---- */
 
 static void forward(const ad_tape *t, ad_block *bk, size_t np)
@@ -258,7 +354,14 @@ static void forward(const ad_tape *t, ad_block *bk, size_t np)
         /* an infinite value on a differentiated path, and any nan, are the
          * scalar engines' to report */
         const double lim = act[i] ? DBL_MAX : INFINITY;
-        if (bk->prow[i] >= 0) {
+        const int fz = bk->fz[i];
+        if (fz == FZ_INNER) continue;   /* computed inside its consumer */
+        if (fz >= 0) {
+            const ad_instr in = t->code[fused[fz].slot ? c.b : c.a];
+            long other = fused[fz].slot ? c.a : c.b;
+            fused[fz].fwd(V + (size_t)in.a * S, in.b >= 0 ? V + (size_t)in.b * S : bk->zero,
+                          other >= 0 ? V + (size_t)other * S : bk->zero, Y, F, np, lim, chk[i]);
+        } else if (bk->prow[i] >= 0) {
             double *P = bk->part + (size_t)bk->prow[i] * S;
             fwd_trig_kept(A, Y, P, F, np, lim, c.op == AD_OP_COS);
         } else {
@@ -289,6 +392,25 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out)
         const long *arow = bk->arow;
         const double *Y = V + i * S, *Gi = G + (size_t)arow[i] * S;
         double *GA = G + (size_t)arow[c.a] * S, *GB = c.b >= 0 ? G + (size_t)arow[c.b] * S : NULL;
+        if (bk->fz[i] >= 0) {   /* a fused pair: this node and its inner one */
+            if (!set[i]) continue;
+            const int fz = bk->fz[i];
+            const long k = fused[fz].slot ? c.b : c.a, other = fused[fz].slot ? c.a : c.b;
+            const ad_instr in = t->code[k];
+            const int wa = act[k] && act[in.a], wb = act[k] && in.b >= 0 && act[in.b];
+            const int wc = other >= 0 && act[other];
+            double *G1 = G + (size_t)arow[in.a] * S;
+            double *G2 = in.b >= 0 ? G + (size_t)arow[in.b] * S : NULL;
+            double *G3 = other >= 0 ? G + (size_t)arow[other] * S : NULL;
+            fused[fz].rev[wa * 4 + wb * 2 + wc](V + (size_t)in.a * S, in.b >= 0 ? V + (size_t)in.b * S : bk->zero,
+                                                other >= 0 ? V + (size_t)other * S : bk->zero, Y, Gi,
+                                                G1, wa && set[in.a], G2, wb && set[in.b], G3,
+                                                wc && set[other], np);
+            if (wa) set[in.a] = 1;
+            if (wb) set[in.b] = 1;
+            if (wc) set[other] = 1;
+            continue;
+        }
         if (bk->prow[i] >= 0) {   /* sin, cos: the partial kept by forward */
             if (!set[i]) continue;
             rev_kept(bk->part + (size_t)bk->prow[i] * S, Gi, GA, np, set[c.a]);
@@ -376,6 +498,47 @@ static int passes(int op, int k)
     }
 }
 
+/* uses[i]: how many operand slots read node i, 2 standing for 2 or more;
+ * an output counts as used twice */
+static void count_uses(const ad_tape *t, unsigned char *uses)
+{
+    memset(uses, 0, t->n);
+    for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        uses[c.a] = uses[c.a] < 2 ? uses[c.a] + 1 : 2;
+        if (c.b >= 0) uses[c.b] = uses[c.b] < 2 ? uses[c.b] + 1 : 2;
+    }
+    for (size_t r = 0; r < t->nout; r++) uses[t->outs[r]] = 2;
+}
+
+/* fz[i]: the fused[] pair node i is the outer node of, FZ_INNER when it is
+ * computed inside its consumer, else -1.  A pair is fused when ops.def
+ * lists it (FUSE), the inner node is used only there and is checked
+ * nowhere (chk), neither node has a domain, status or kept partial, and
+ * the rows the pair writes belong to distinct nodes.  uses is scratch. */
+static void find_fusions(const ad_tape *t, const ad_block *bk, int *fz, unsigned char *uses)
+{
+    size_t first = t->ninputs + t->nconsts;
+    count_uses(t, uses);
+    for (size_t i = 0; i < t->n; i++) fz[i] = -1;
+    for (size_t i = first; i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        for (size_t f = 0; f < NFUSED; f++) {
+            long k = fused[f].slot ? c.b : c.a, other = fused[f].slot ? c.a : c.b;
+            if (fused[f].outer != (int)c.op || k < (long)first || (int)t->code[k].op != fused[f].inner) continue;
+            const ad_instr in = t->code[k];
+            if (uses[k] != 1 || fz[k] != -1 || bk->chk[k] || bk->prow[k] >= 0 || bk->prow[i] >= 0) continue;
+            if (ad_op_has_domain(c.op) || ad_op_has_status(c.op) || ad_op_has_domain(in.op) ||
+                ad_op_has_status(in.op))
+                continue;
+            if (in.a == in.b || in.a == other || (in.b >= 0 && in.b == other)) continue;
+            fz[i] = (int)f;
+            fz[k] = FZ_INNER;
+            break;
+        }
+    }
+}
+
 /* arow[i]: the node whose adjoint row node i uses.  An operation whose only
  * consumer passes its adjoint on unchanged (PASSES: a + b, a - b) needs no
  * row of its own: its adjoint is the consumer's, so it reads the
@@ -384,19 +547,14 @@ static int passes(int op, int k)
  * the copy the scalar engines make, 0 + term(1, g), differs from g only
  * for g = -0, which every use of an adjoint (term) treats as 0.  Inputs
  * and outputs keep their own rows.  uses is scratch, n bytes. */
-static void share_rows(const ad_tape *t, long *arow, unsigned char *uses)
+static void share_rows(const ad_tape *t, long *arow, const int *fz, unsigned char *uses)
 {
     size_t first = t->ninputs + t->nconsts;
-    memset(uses, 0, t->n);
-    for (size_t i = first; i < t->n; i++) {
-        const ad_instr c = t->code[i];
-        uses[c.a] = uses[c.a] < 2 ? uses[c.a] + 1 : 2;
-        if (c.b >= 0) uses[c.b] = uses[c.b] < 2 ? uses[c.b] + 1 : 2;
-    }
-    for (size_t r = 0; r < t->nout; r++) uses[t->outs[r]] = 2;
+    count_uses(t, uses);
     for (size_t i = 0; i < t->n; i++) arow[i] = (long)i;
     for (size_t i = t->n; i-- > first;) {
         const ad_instr c = t->code[i];
+        if (fz[i] != -1) continue;   /* a fused pair writes its operands' rows itself */
         if (passes(c.op, 0) && (size_t)c.a >= first && uses[c.a] == 1) arow[c.a] = arow[i];
         if (c.b >= 0 && passes(c.op, 1) && (size_t)c.b >= first && uses[c.b] == 1) arow[c.b] = arow[i];
     }
@@ -455,7 +613,9 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
     if (ad_grow((void **)&bk->chk, &bk->chkcap, n, 1) < 0) return -1;
     set_checks(t, bk->chk);
     if (ad_grow((void **)&bk->arow, &bk->arowcap, n, sizeof *bk->arow) < 0) return -1;
-    share_rows(t, bk->arow, bk->set);
+    if (ad_grow((void **)&bk->fz, &bk->fzcap, n, sizeof *bk->fz) < 0) return -1;
+    find_fusions(t, bk, bk->fz, bk->set);
+    share_rows(t, bk->arow, bk->fz, bk->set);
 
     /* point by point: each point's row is read from start to end, a
      * stream the prefetcher follows, and its numbers go to the same ni
