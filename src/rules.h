@@ -172,6 +172,14 @@ static inline void ad_op_partials(int op, double a, double b, double v,
         d[0] = d[1] = 0;
         st[0] = st[1] = AD_OK;
     }
+    /* a partial that comes out nan where the value is defined is no
+     * derivative: the rule met 0 * inf, as b a^(b-1) does for a^b with
+     * 0 < a < 1 and b overflowed to inf.  Such a point is singular, like
+     * the points ops.def names, so that no nan is printed as a derivative.
+     * (The block replay sees the nan in the gradient and hands the point
+     * to the engines, which report it.) */
+    if (d[0] != d[0] && st[0] == AD_OK) st[0] = AD_SINGULAR;
+    if (d[1] != d[1] && st[1] == AD_OK) st[1] = AD_SINGULAR;
 #ifdef AD_TEST_WRONG_RULE
     /* tests/check.am builds a copy of adcalc with one rule off by 0.1%,
      * to see --check catch it; never defined in the real build */
