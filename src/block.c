@@ -447,6 +447,113 @@ static void flag_nan_grads(const ad_tape *t, ad_block *bk, size_t np)
         if (bk->act[i] && bk->set[i]) flag_nan_rows(bk->adj + i * bk->S, bk->bad, np);
 }
 
+/* ---- turning rows into columns ----
+ * A block holds one number of every point side by side; the caller's rows
+ * hold every number of one point.  The copies between the two move 4x4
+ * tiles (4 vector loads, a transpose in registers, 4 vector stores) and
+ * fetch the rows 8 points ahead: one number at a time, waiting for
+ * memory, they were a quarter of F5's time (100 inputs, 100 gradient
+ * columns).  GCC and clang spell the shuffle differently; other compilers
+ * get the plain loop. */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#define PREFETCH_W(p) __builtin_prefetch(p, 1)
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4i __attribute__((vector_size(32)));
+#if defined(__clang__)
+#define SHUF(x, y, i0, i1, i2, i3) __builtin_shufflevector(x, y, i0, i1, i2, i3)
+#else
+#define SHUF(x, y, i0, i1, i2, i3) __builtin_shuffle(x, y, (v4i){i0, i1, i2, i3})
+#endif
+
+/* a 4x4 tile: dst[m][q] = src[q][m] (4 numbers from each of 4 rows) */
+static inline void tile4(const double *const src[4], double *const dst[4])
+{
+    v4d r0, r1, r2, r3;
+    memcpy(&r0, src[0], sizeof r0);
+    memcpy(&r1, src[1], sizeof r1);
+    memcpy(&r2, src[2], sizeof r2);
+    memcpy(&r3, src[3], sizeof r3);
+    v4d t0 = SHUF(r0, r1, 0, 4, 2, 6), t1 = SHUF(r0, r1, 1, 5, 3, 7);
+    v4d t2 = SHUF(r2, r3, 0, 4, 2, 6), t3 = SHUF(r2, r3, 1, 5, 3, 7);
+    v4d o0 = SHUF(t0, t2, 0, 1, 4, 5), o1 = SHUF(t1, t3, 0, 1, 4, 5);
+    v4d o2 = SHUF(t0, t2, 2, 3, 6, 7), o3 = SHUF(t1, t3, 2, 3, 6, 7);
+    memcpy(dst[0], &o0, sizeof o0);
+    memcpy(dst[1], &o1, sizeof o1);
+    memcpy(dst[2], &o2, sizeof o2);
+    memcpy(dst[3], &o3, sizeof o3);
+}
+#else
+#define PREFETCH(p) ((void)(p))
+#define PREFETCH_W(p) ((void)(p))
+static inline void tile4(const double *const src[4], double *const dst[4])
+{
+    for (int m = 0; m < 4; m++)
+        for (int q = 0; q < 4; q++) dst[m][q] = src[q][m];
+}
+#endif
+
+/* the points' rows (x, xstride apart) into the block's input rows: input
+ * i from column xcol[i] (NULL: column i), or fixed[i] where that is -1.
+ * Four inputs in consecutive columns go as one tile. */
+AD_BLOCK_CLONES static void load_inputs(double *restrict V, size_t S, size_t ni, const double *restrict x,
+                                        size_t xstride, const long *restrict xcol, const double *restrict fixed,
+                                        size_t np)
+{
+    for (size_t i = 0; i < ni; i++)
+        if (xcol && xcol[i] < 0)
+            for (size_t j = 0; j < np; j++) V[i * S + j] = fixed[i];
+    size_t j = 0;
+    for (; j + 4 <= np; j += 4) {
+        const double *xj = x + j * xstride;
+        /* the rows 8 points on, fetched while these are copied: the
+         * copy waited for memory most of its time */
+        if (j + 12 <= np)
+            for (size_t m = 0; m < 4 * xstride; m += 8) PREFETCH(xj + 8 * xstride + m);
+        for (size_t i = 0; i < ni;) {
+            long c = xcol ? xcol[i] : (long)i;
+            if (i + 4 <= ni && c >= 0 && (!xcol || (xcol[i + 1] == c + 1 && xcol[i + 2] == c + 2 && xcol[i + 3] == c + 3))) {
+                const double *src[4] = {xj + c, xj + xstride + c, xj + 2 * xstride + c, xj + 3 * xstride + c};
+                double *const dst[4] = {V + i * S + j, V + (i + 1) * S + j, V + (i + 2) * S + j, V + (i + 3) * S + j};
+                tile4(src, dst);
+                i += 4;
+                continue;
+            }
+            if (c >= 0)
+                for (size_t m = 0; m < 4; m++) V[i * S + j + m] = xj[m * xstride + (size_t)c];
+            i++;
+        }
+    }
+    for (; j < np; j++)
+        for (size_t i = 0; i < ni; i++) {
+            long c = xcol ? xcol[i] : (long)i;
+            if (c >= 0) V[i * S + j] = x[j * xstride + (size_t)c];
+        }
+}
+
+/* the gradient columns (col[k]: a row of the block) into the output rows,
+ * stride apart: out[j * stride + k] = col[k][j] */
+AD_BLOCK_CLONES static void store_grads(double *restrict out, size_t stride, const double *const *restrict col,
+                                        size_t nd, size_t np)
+{
+    size_t j = 0;
+    for (; j + 4 <= np; j += 4) {
+        double *o = out + j * stride;
+        if (j + 13 <= np)   /* as load_inputs, for writing (rows start at out's column 1 or later) */
+            for (size_t m = 0; m < 4 * stride; m += 8) PREFETCH_W(o + 8 * stride + m);
+        size_t k = 0;
+        for (; k + 4 <= nd; k += 4) {
+            const double *src[4] = {col[k] + j, col[k + 1] + j, col[k + 2] + j, col[k + 3] + j};
+            double *const dst[4] = {o + k, o + stride + k, o + 2 * stride + k, o + 3 * stride + k};
+            tile4(src, dst);
+        }
+        for (; k < nd; k++)
+            for (size_t m = 0; m < 4; m++) o[m * stride + k] = col[k][j + m];
+    }
+    for (; j < np; j++)
+        for (size_t k = 0; k < nd; k++) out[j * stride + k] = col[k][j];
+}
+
 /* 1 when an inf or nan in operand k (0: a, 1: b) of op reaches its result */
 static int carries(int op, int k)
 {
@@ -617,22 +724,8 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
     find_fusions(t, bk, bk->fz, bk->set);
     share_rows(t, bk->arow, bk->fz, bk->set);
 
-    /* point by point: each point's row is read from start to end, a
-     * stream the prefetcher follows, and its numbers go to the same ni
-     * cache lines of the block for 8 points in a row (one input at a time
-     * over all the points read every point's row once per input and was
-     * half of F5's time on rows from memory) */
     double *V = bk->val;
-    for (size_t i = 0; i < ni; i++)
-        if (xcol && xcol[i] < 0)
-            for (size_t j = 0; j < np; j++) V[i * S + j] = fixed[i];
-    for (size_t j = 0; j < np; j++) {
-        const double *xj = x + j * xstride;
-        for (size_t i = 0; i < ni; i++) {
-            long col = xcol ? xcol[i] : (long)i;
-            if (col >= 0) V[i * S + j] = xj[col];
-        }
-    }
+    load_inputs(V, S, ni, x, xstride, xcol, fixed, np);
     for (size_t i = 0; i < nc; i++)
         for (size_t j = 0; j < np; j++) V[(ni + i) * S + j] = t->cval[i];
     memset(bk->bad, 0, np * sizeof *bk->bad);
@@ -649,11 +742,7 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
             long in = cols[k];
             col[k] = in >= 0 && act[in] && bk->set[in] ? bk->adj + (size_t)in * S : bk->zero;
         }
-        /* row by row, so the writes are contiguous (the reads are in cache) */
-        for (size_t j = 0; j < np; j++) {
-            double *o = out + j * stride + r * per + 1;
-            for (size_t k = 0; k < nd; k++) o[k] = col[k][j];
-        }
+        store_grads(out + r * per + 1, stride, col, nd, np);
     }
     for (size_t j = 0; j < np; j++) flags[j] = bk->bad[j] != 0;
     return 0;
