@@ -7,7 +7,13 @@
  * theirs) runs in a tight loop the compiler can vectorise.  A point the
  * block cannot finish alone -- a domain error, an overflow, a kink or a
  * singular point on a differentiated path -- is flagged, and the caller
- * recomputes it with the scalar engines, which say exactly what happened. */
+ * recomputes it with the scalar engines, which say exactly what happened.
+ *
+ * In this file, in order: the per-op kernels (generated from ops.def),
+ * the fused pairs (FUSE), the two sweeps, the check of the gradient, the
+ * copies between the caller's rows and the block's, the plan for a tape
+ * (which values to check: CARRIES; which pairs to fuse; which adjoint rows
+ * to share: PASSES), and ad_block_run_rows, which puts them together. */
 #if defined(__GNUC__) && !defined(__clang__)
 /* the block loops are what -O3's vectoriser and loop unswitching are for.
  * no-trapping-math only lets the compiler evaluate both arms of a select
@@ -124,7 +130,7 @@ static inline double term(double p, double g) { return p * g; }
  * cloned for AVX2: with a case per op inside one function, GCC 12 ran
  * short of registers and spilled inside the loops -- an extra store and
  * reload per four points, on loops that are mostly loads and stores.  The
- * sweeps below call them through tables indexed by opcode.
+ * sweeps below call them through one table indexed by opcode.
  *
  * The flags are doubles, one per point, set by a select, so that a loop
  * over doubles updates them lane for lane: GCC 12 does not vectorise the
