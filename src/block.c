@@ -560,20 +560,23 @@ AD_BLOCK_CLONES static void store_grads(double *restrict out, size_t stride, con
         for (size_t k = 0; k < nd; k++) out[j * stride + k] = col[k][j];
 }
 
-/* 1 when an inf or nan in operand k (0: a, 1: b) of op reaches its result */
-static int carries(int op, int k)
-{
-    switch (op) {
-#define CARRIES(E, ca, cb) case AD_OP_##E: return k ? (cb) : (ca);
+/* ops.def's side tables by opcode and operand (0: a, 1: b); ops not listed
+ * have 0.  carries_tab: an inf or nan in the operand reaches the result
+ * (CARRIES); passes_tab: the partial is exactly 1 (PASSES). */
 #define OP(...)
 #define DERIVED(...)
+static const unsigned char carries_tab[AD_OP_COUNT][2] = {
+#define CARRIES(E, ca, cb) [AD_OP_##E] = {ca, cb},
 #include "ops.def"
+#undef CARRIES
+};
+static const unsigned char passes_tab[AD_OP_COUNT][2] = {
+#define PASSES(E, pa, pb) [AD_OP_##E] = {pa, pb},
+#include "ops.def"
+#undef PASSES
+};
 #undef OP
 #undef DERIVED
-#undef CARRIES
-    default: return 0;
-    }
-}
 
 /* chk[i]: node i's values are checked for inf and nan in the forward sweep
  * unless every consumer carries them on to its own result (CARRIES in
@@ -585,30 +588,15 @@ static void set_checks(const ad_tape *t, unsigned char *chk)
     memset(chk, 0, t->n);
     for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
         const ad_instr c = t->code[i];
-        if (!carries(c.op, 0)) chk[c.a] = 1;
+        if (!carries_tab[c.op][0]) chk[c.a] = 1;
         else if (!chk[c.a]) chk[c.a] = 2;
         if (c.b >= 0) {
-            if (!carries(c.op, 1)) chk[c.b] = 1;
+            if (!carries_tab[c.op][1]) chk[c.b] = 1;
             else if (!chk[c.b]) chk[c.b] = 2;
         }
     }
     for (size_t r = 0; r < t->nout; r++) chk[t->outs[r]] = 1;
     for (size_t i = 0; i < t->n; i++) chk[i] = chk[i] != 2;
-}
-
-/* 1 when op's partial with respect to operand k is exactly 1 (PASSES) */
-static int passes(int op, int k)
-{
-    switch (op) {
-#define PASSES(E, pa, pb) case AD_OP_##E: return k ? (pb) : (pa);
-#define OP(...)
-#define DERIVED(...)
-#include "ops.def"
-#undef OP
-#undef DERIVED
-#undef PASSES
-    default: return 0;
-    }
 }
 
 /* uses[i]: how many operand slots read node i, 2 standing for 2 or more;
@@ -668,8 +656,8 @@ static void share_rows(const ad_tape *t, long *arow, const int *fz, unsigned cha
     for (size_t i = t->n; i-- > first;) {
         const ad_instr c = t->code[i];
         if (fz[i] != -1) continue;   /* a fused pair writes its operands' rows itself */
-        if (passes(c.op, 0) && (size_t)c.a >= first && uses[c.a] == 1) arow[c.a] = arow[i];
-        if (c.b >= 0 && passes(c.op, 1) && (size_t)c.b >= first && uses[c.b] == 1) arow[c.b] = arow[i];
+        if (passes_tab[c.op][0] && (size_t)c.a >= first && uses[c.a] == 1) arow[c.a] = arow[i];
+        if (c.b >= 0 && passes_tab[c.op][1] && (size_t)c.b >= first && uses[c.b] == 1) arow[c.b] = arow[i];
     }
 }
 
