@@ -616,11 +616,10 @@ static void count_uses(const ad_tape *t, unsigned char *uses)
  * computed inside its consumer, else -1.  A pair is fused when ops.def
  * lists it (FUSE), the inner node is used only there and is checked
  * nowhere (chk), neither node has a domain, status or kept partial, and
- * the rows the pair writes belong to distinct nodes.  uses is scratch. */
-static void find_fusions(const ad_tape *t, const ad_block *bk, int *fz, unsigned char *uses)
+ * the rows the pair writes belong to distinct nodes.  uses: count_uses. */
+static void find_fusions(const ad_tape *t, const ad_block *bk, int *fz, const unsigned char *uses)
 {
     size_t first = t->ninputs + t->nconsts;
-    count_uses(t, uses);
     for (size_t i = 0; i < t->n; i++) fz[i] = -1;
     for (size_t i = first; i < t->n; i++) {
         const ad_instr c = t->code[i];
@@ -646,12 +645,11 @@ static void find_fusions(const ad_tape *t, const ad_block *bk, int *fz, unsigned
  * consumer's row, and the consumer writes nothing for it.  A sum of many
  * terms then costs nothing in the reverse sweep.  The bits are the same:
  * the copy the scalar engines make, 0 + term(1, g), differs from g only
- * for g = -0, which every use of an adjoint (term) treats as 0.  Inputs
- * and outputs keep their own rows.  uses is scratch, n bytes. */
-static void share_rows(const ad_tape *t, long *arow, const int *fz, unsigned char *uses)
+ * for g = -0, and a zero's sign changes no result (see term).  Inputs and
+ * outputs keep their own rows.  uses: count_uses. */
+static void share_rows(const ad_tape *t, long *arow, const int *fz, const unsigned char *uses)
 {
     size_t first = t->ninputs + t->nconsts;
-    count_uses(t, uses);
     for (size_t i = 0; i < t->n; i++) arow[i] = (long)i;
     for (size_t i = t->n; i-- > first;) {
         const ad_instr c = t->code[i];
@@ -715,6 +713,7 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
     set_checks(t, bk->chk);
     if (ad_grow((void **)&bk->arow, &bk->arowcap, n, sizeof *bk->arow) < 0) return -1;
     if (ad_grow((void **)&bk->fz, &bk->fzcap, n, sizeof *bk->fz) < 0) return -1;
+    count_uses(t, bk->set);   /* set is scratch until the reverse sweep */
     find_fusions(t, bk, bk->fz, bk->set);
     share_rows(t, bk->arow, bk->fz, bk->set);
 
