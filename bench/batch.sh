@@ -739,7 +739,7 @@ if want peers; then
     # the libraries adcalc links with: LIBS of the build directory's Makefile
     libs=${BATCH_LIBS:-$(sed -n 's/^LIBS = //p' "$(dirname "$lib")/Makefile" 2>/dev/null)}
     [ -n "$libs" ] || libs="-ldouble-conversion -lm"
-    if [ -f "$lib" ] && $cc -O2 -I"$here/../src" -o "$work/inproc" "$work/inproc.c" "$lib" $libs -lstdc++ -lm -lpthread 2>"$work/inproc.log"; then
+    if [ -f "$lib" ] && $cc -O2 -I"$here/../src/lib" -o "$work/inproc" "$work/inproc.c" "$lib" $libs -lstdc++ -lm -lpthread 2>"$work/inproc.log"; then
         ok=1
     else
         echo "  (adcalc in process skipped: cannot build against '$lib':"

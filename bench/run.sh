@@ -271,7 +271,7 @@ if want d; then
     if [ ! -f "$lib" ]; then
         echo "  skipped: no $lib (set BENCH_LIBADCALC)"
         row "d. derivative sweeps" "skipped" "no libadcalc.a" ""
-    elif ! $cc -O2 -I"$here/../src" -o "$work/deriv_bench" "$here/deriv_bench.c" "$lib" -lm -ldouble-conversion -lpthread \
+    elif ! $cc -O2 -I"$here/../src/lib" -o "$work/deriv_bench" "$here/deriv_bench.c" "$lib" -lm -ldouble-conversion -lpthread \
         ${BENCH_LDFLAGS:-} >"$work/cc.log" 2>&1; then
         echo "  skipped: cannot compile $here/deriv_bench.c with $cc:"
         sed 's/^/    /' "$work/cc.log"

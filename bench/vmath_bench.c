@@ -1,10 +1,10 @@
-/* vmath_bench.c - owns the speed comparison of src/vmath.h against glibc:
+/* vmath_bench.c - owns the speed comparison of src/lib/vmath.h against glibc:
  * nanoseconds per element of the batch-mode loop Y[j] = f(A[j]) over a
  * block of 256 points, for glibc's exp/log/sin/cos and ad_exp, ad_log,
  * ad_sin_core, ad_cos_core (median of 15 runs of ~20 ms each).  Not part
  * of the build; compile by hand, once per target:
- *   gcc -std=c11 -O2 -I src bench/vmath_bench.c -o vmath_bench -lm
- *   gcc -std=c11 -O2 -mavx2 -I src bench/vmath_bench.c -o vmath_bench_avx2 -lm
+ *   gcc -std=c11 -O2 -I src/lib bench/vmath_bench.c -o vmath_bench -lm
+ *   gcc -std=c11 -O2 -mavx2 -I src/lib bench/vmath_bench.c -o vmath_bench_avx2 -lm
  * The pragma below is the one the block engine compiles its loops with; it
  * must come before the #include so the inline functions get it too. */
 #if defined(__GNUC__) && !defined(__clang__)
