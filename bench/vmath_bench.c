@@ -1,7 +1,7 @@
 /* vmath_bench.c - owns the speed comparison of src/lib/vmath.h against glibc:
  * nanoseconds per element of the batch-mode loop Y[j] = f(A[j]) over a
- * block of 256 points, for glibc's exp/log/sin/cos and ad_exp, ad_log,
- * ad_sin_core, ad_cos_core (median of 15 runs of ~20 ms each).  Not part
+ * block of 256 points, for glibc's exp/log/sin/cos and adi_exp, adi_log,
+ * adi_sin_core, adi_cos_core (median of 15 runs of ~20 ms each).  Not part
  * of the build; compile by hand, once per target:
  *   gcc -std=c11 -O2 -I src/lib bench/vmath_bench.c -o vmath_bench -lm
  *   gcc -std=c11 -O2 -mavx2 -I src/lib bench/vmath_bench.c -o vmath_bench_avx2 -lm
@@ -24,13 +24,13 @@
     __attribute__((noinline)) static void name(double *restrict y, const double *restrict a) \
     { for (int j = 0; j < NP; j++) { double x = a[j]; y[j] = (expr); } }
 LOOP(l_exp, exp(x))
-LOOP(l_ad_exp, ad_exp(x))
+LOOP(l_ad_exp, adi_exp(x))
 LOOP(l_log, log(x))
-LOOP(l_ad_log, ad_log(x))
+LOOP(l_ad_log, adi_log(x))
 LOOP(l_sin, sin(x))
-LOOP(l_ad_sin, ad_sin_core(x))
+LOOP(l_ad_sin, adi_sin_core(x))
 LOOP(l_cos, cos(x))
-LOOP(l_ad_cos, ad_cos_core(x))
+LOOP(l_ad_cos, adi_cos_core(x))
 
 static double now(void)
 {
@@ -81,11 +81,11 @@ int main(void)
     const char *isa = "SSE2";
 #endif
     printf("%s, ns per element, 256-element loop, median of %d\n", isa, RUNS);
-    printf("exp  [-50, 50]      glibc %6.2f   ad_exp      %6.2f\n", bench(l_exp, a[0]), bench(l_ad_exp, a[0]));
-    printf("log  [1e-3, 1e3]    glibc %6.2f   ad_log      %6.2f\n", bench(l_log, a[1]), bench(l_ad_log, a[1]));
-    printf("sin  [-pi, pi]      glibc %6.2f   ad_sin_core %6.2f\n", bench(l_sin, a[2]), bench(l_ad_sin, a[2]));
-    printf("cos  [-pi, pi]      glibc %6.2f   ad_cos_core %6.2f\n", bench(l_cos, a[2]), bench(l_ad_cos, a[2]));
-    printf("sin  [-1e5, 1e5]    glibc %6.2f   ad_sin_core %6.2f\n", bench(l_sin, a[3]), bench(l_ad_sin, a[3]));
-    printf("cos  [-1e5, 1e5]    glibc %6.2f   ad_cos_core %6.2f\n", bench(l_cos, a[3]), bench(l_ad_cos, a[3]));
+    printf("exp  [-50, 50]      glibc %6.2f   adi_exp      %6.2f\n", bench(l_exp, a[0]), bench(l_ad_exp, a[0]));
+    printf("log  [1e-3, 1e3]    glibc %6.2f   adi_log      %6.2f\n", bench(l_log, a[1]), bench(l_ad_log, a[1]));
+    printf("sin  [-pi, pi]      glibc %6.2f   adi_sin_core %6.2f\n", bench(l_sin, a[2]), bench(l_ad_sin, a[2]));
+    printf("cos  [-pi, pi]      glibc %6.2f   adi_cos_core %6.2f\n", bench(l_cos, a[2]), bench(l_ad_cos, a[2]));
+    printf("sin  [-1e5, 1e5]    glibc %6.2f   adi_sin_core %6.2f\n", bench(l_sin, a[3]), bench(l_ad_sin, a[3]));
+    printf("cos  [-1e5, 1e5]    glibc %6.2f   adi_cos_core %6.2f\n", bench(l_cos, a[3]), bench(l_ad_cos, a[3]));
     return 0;
 }

@@ -36,7 +36,7 @@ static void check(double x)
 {
     if (!isfinite(x)) return;
     char buf[40], alt[400];
-    ad_fmt_double(buf, sizeof buf, x);
+    adi_fmt_double(buf, sizeof buf, x);
     checked++;
     double y = strtod(buf, NULL);
     if (memcmp(&x, &y, sizeof x) != 0) {
@@ -81,7 +81,7 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) {
         char buf[40];
-        ad_fmt_double(buf, sizeof buf, lay[i].x);
+        adi_fmt_double(buf, sizeof buf, lay[i].x);
         checked++;
         if (strcmp(buf, lay[i].want) != 0) {
             fails++;

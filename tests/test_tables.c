@@ -33,15 +33,15 @@ static const double vals[] = {
 #define NVALS (sizeof vals / sizeof vals[0])
 
 /* the rules, as the engines expand them (rules.h) */
-static double value(int op, double a, double b) { return ad_op_value(op, a, b); }
-static const char *domain(int op, double a, double b) { return ad_op_domain(op, a, b); }
-static const char *opname(int op) { return ad_ops[op].name; }
+static double value(int op, double a, double b) { return adi_op_value(op, a, b); }
+static const char *domain(int op, double a, double b) { return adi_op_domain(op, a, b); }
+static const char *opname(int op) { return adi_ops[op].name; }
 
 static double partial(int op, int k, double a, double b, double v)
 {
     double d[2];
     unsigned char st[2];
-    ad_op_partials(op, a, b, v, d, st);
+    adi_op_partials(op, a, b, v, d, st);
     return d[k];
 }
 
@@ -77,7 +77,7 @@ static void check_carries(int op, int k)
             for (int s = 0; s < 2; s++) {
                 double other = s ? -vals[j] : vals[j];
                 double a = k ? other : odd[i], b = k ? odd[i] : other;
-                if (ad_ops[op].nargs < 2) b = 0;
+                if (adi_ops[op].nargs < 2) b = 0;
                 if (domain(op, a, b)) continue;
                 double y = value(op, a, b);
                 if (isfinite(y) && !bad++)

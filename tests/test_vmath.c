@@ -1,5 +1,5 @@
-/* test_vmath.c - owns the checks of src/vmath.h (ad_exp, ad_log, ad_sin,
- * ad_cos, ad_sin_core, ad_cos_core, ad_sincos_core, ad_trig_ok):
+/* test_vmath.c - owns the checks of src/vmath.h (adi_exp, adi_log, adi_sin,
+ * adi_cos, adi_sin_core, adi_cos_core, adi_sincos_core, adi_trig_ok):
  *  - accuracy against the long double library (expl, logl, sinl, cosl) over
  *    random inputs on several ranges and over hard cases (near multiples
  *    of pi/2, the overflow and underflow thresholds, subnormals), with the
@@ -34,39 +34,39 @@
 #undef AD_VMATH_H
 #undef AD_VM_SHIFT
 #undef AD_TRIG_MAX
-#define ad_vm_bits vec_vm_bits
-#define ad_vm_double vec_vm_double
-#define ad_vm_exp_tab vec_vm_exp_tab
-#define ad_vm_log_tab vec_vm_log_tab
-#define ad_vm_split26 vec_vm_split26
-#define ad_vm_trig vec_vm_trig
-#define ad_vm_trig2 vec_vm_trig2
-#define ad_vm_pick vec_vm_pick
-#define ad_sincos_core vec_sincos_core
-#define ad_exp vec_exp
-#define ad_log vec_log
-#define ad_trig_ok vec_trig_ok
-#define ad_sin_core vec_sin_core
-#define ad_cos_core vec_cos_core
-#define ad_sin vec_sin
-#define ad_cos vec_cos
+#define adi_vm_bits vec_vm_bits
+#define adi_vm_double vec_vm_double
+#define adi_vm_exp_tab vec_vm_exp_tab
+#define adi_vm_log_tab vec_vm_log_tab
+#define adi_vm_split26 vec_vm_split26
+#define adi_vm_trig vec_vm_trig
+#define adi_vm_trig2 vec_vm_trig2
+#define adi_vm_pick vec_vm_pick
+#define adi_sincos_core vec_sincos_core
+#define adi_exp vec_exp
+#define adi_log vec_log
+#define adi_trig_ok vec_trig_ok
+#define adi_sin_core vec_sin_core
+#define adi_cos_core vec_cos_core
+#define adi_sin vec_sin
+#define adi_cos vec_cos
 #include "vmath.h"
-#undef ad_vm_bits
-#undef ad_vm_double
-#undef ad_vm_exp_tab
-#undef ad_vm_log_tab
-#undef ad_vm_split26
-#undef ad_vm_trig
-#undef ad_vm_trig2
-#undef ad_vm_pick
-#undef ad_sincos_core
-#undef ad_exp
-#undef ad_log
-#undef ad_trig_ok
-#undef ad_sin_core
-#undef ad_cos_core
-#undef ad_sin
-#undef ad_cos
+#undef adi_vm_bits
+#undef adi_vm_double
+#undef adi_vm_exp_tab
+#undef adi_vm_log_tab
+#undef adi_vm_split26
+#undef adi_vm_trig
+#undef adi_vm_trig2
+#undef adi_vm_pick
+#undef adi_sincos_core
+#undef adi_exp
+#undef adi_log
+#undef adi_trig_ok
+#undef adi_sin_core
+#undef adi_cos_core
+#undef adi_sin
+#undef adi_cos
 
 enum { F_EXP, F_LOG, F_SIN, F_COS, NF };
 static const char *const fname[NF] = {"exp", "log", "sin", "cos"};
@@ -83,7 +83,7 @@ static const char *const fname[NF] = {"exp", "log", "sin", "cos"};
         default: for (j = 0; j < n; j++) y[j] = vec_cos_core(a[j]); break;          \
         }                                                                           \
     }                                                                               \
-    /* sin or cos out of ad_sincos_core, as the block's forward sweep */          \
+    /* sin or cos out of adi_sincos_core, as the block's forward sweep */          \
     attr static void loop_sc_##suffix(int f, double *restrict y, const double *restrict a, int n) \
     {                                                                               \
         for (int j = 0; j < n; j++) {                                               \
@@ -102,10 +102,10 @@ VM_LOOPS(avx2, __attribute__((noinline, target("avx2"))))
 static double scalar(int f, double x)
 {
     switch (f) {
-    case F_EXP: return ad_exp(x);
-    case F_LOG: return ad_log(x);
-    case F_SIN: return ad_sin(x);
-    default: return ad_cos(x);
+    case F_EXP: return adi_exp(x);
+    case F_LOG: return adi_log(x);
+    case F_SIN: return adi_sin(x);
+    default: return adi_cos(x);
     }
 }
 static double glibc(int f, double x)
@@ -171,10 +171,10 @@ static void run_block(int f, const double *a, int n, struct stats *st)
     loop_base(f, yv, a, n);
     for (int j = 0; j < n; j++) {
         double x = a[j];
-        /* ad_sin/ad_cos inside the range are exactly the cores */
+        /* adi_sin/adi_cos inside the range are exactly the cores */
         double y = scalar(f, x);
         ys[j] = y;
-        if (f >= F_SIN && !ad_trig_ok(x)) yv[j] = y;
+        if (f >= F_SIN && !adi_trig_ok(x)) yv[j] = y;
         if (bits(y) != bits(yv[j]) && !(isnan(y) && isnan(yv[j]))) {
             if (failures++ < 20)
                 printf("FAIL %s(%a): scalar %a, vectorised loop %a\n", fname[f], x, y, yv[j]);
@@ -188,12 +188,12 @@ static void run_block(int f, const double *a, int n, struct stats *st)
         st->n++;
     }
     if (f >= F_SIN) {
-        /* ad_sincos_core, scalar and in a loop: the same bits as the cores */
+        /* adi_sincos_core, scalar and in a loop: the same bits as the cores */
         loop_sc_base(f, yv, a, n);
         for (int j = 0; j < n; j++) {
-            if (!ad_trig_ok(a[j])) continue;
+            if (!adi_trig_ok(a[j])) continue;
             double s, c;
-            ad_sincos_core(a[j], &s, &c);
+            adi_sincos_core(a[j], &s, &c);
             double y = f == F_SIN ? s : c;
             if ((bits(y) != bits(ys[j]) || bits(yv[j]) != bits(ys[j])) && failures++ < 20)
                 printf("FAIL sincos(%a) %s: %a scalar, %a loop, %a %s_core\n", a[j], fname[f], y, yv[j], ys[j], fname[f]);
@@ -203,13 +203,13 @@ static void run_block(int f, const double *a, int n, struct stats *st)
     if (have_avx2 && f >= F_SIN) {
         loop_sc_avx2(f, yv, a, n);
         for (int j = 0; j < n; j++)
-            if (ad_trig_ok(a[j]) && bits(yv[j]) != bits(ys[j]) && failures++ < 20)
+            if (adi_trig_ok(a[j]) && bits(yv[j]) != bits(ys[j]) && failures++ < 20)
                 printf("FAIL sincos(%a) %s: AVX2 loop %a, %a %s_core\n", a[j], fname[f], yv[j], ys[j], fname[f]);
     }
     if (have_avx2) {
         loop_avx2(f, yv, a, n);
         for (int j = 0; j < n; j++) {
-            if (f >= F_SIN && !ad_trig_ok(a[j])) continue;
+            if (f >= F_SIN && !adi_trig_ok(a[j])) continue;
             if (bits(ys[j]) != bits(yv[j]) && !(isnan(ys[j]) && isnan(yv[j]))) {
                 if (failures++ < 20)
                     printf("FAIL %s(%a): scalar %a, AVX2 loop %a\n", fname[f], a[j], ys[j], yv[j]);
@@ -278,78 +278,78 @@ static void special_values(void)
 {
     volatile double zero = 0.0; /* keep the calls at run time */
     double inf = INFINITY, nan_ = NAN;
-    expect("exp(+0)", ad_exp(zero), 1.0);
-    expect("exp(-0)", ad_exp(-zero), 1.0);
-    expect("exp(-inf)", ad_exp(-inf), 0.0);
-    expect("exp(inf)", ad_exp(inf), inf);
-    expect("exp(nan)", ad_exp(nan_), nan_);
-    expect("exp(1000)", ad_exp(1000 + zero), inf);
-    expect("exp(-1000)", ad_exp(-1000 + zero), 0.0);
-    expect("exp(709.782712893384)", ad_exp(709.782712893384), exp(709.782712893384));
-    expect("exp(709.7827128933841)", ad_exp(709.7827128933841), inf);
-    expect("exp(1)", ad_exp(1 + zero), exp(1.0));
-    expect("exp(-745.1332191019411)", ad_exp(-745.1332191019411), exp(-745.1332191019411));
-    expect("exp(-745.1332191019412)", ad_exp(-745.1332191019412), exp(-745.1332191019412));
-    expect("exp(-745.2)", ad_exp(-745.2), 0.0);
-    expect("exp(-744.44007192138122)", ad_exp(-744.44007192138122), exp(-744.44007192138122));
+    expect("exp(+0)", adi_exp(zero), 1.0);
+    expect("exp(-0)", adi_exp(-zero), 1.0);
+    expect("exp(-inf)", adi_exp(-inf), 0.0);
+    expect("exp(inf)", adi_exp(inf), inf);
+    expect("exp(nan)", adi_exp(nan_), nan_);
+    expect("exp(1000)", adi_exp(1000 + zero), inf);
+    expect("exp(-1000)", adi_exp(-1000 + zero), 0.0);
+    expect("exp(709.782712893384)", adi_exp(709.782712893384), exp(709.782712893384));
+    expect("exp(709.7827128933841)", adi_exp(709.7827128933841), inf);
+    expect("exp(1)", adi_exp(1 + zero), exp(1.0));
+    expect("exp(-745.1332191019411)", adi_exp(-745.1332191019411), exp(-745.1332191019411));
+    expect("exp(-745.1332191019412)", adi_exp(-745.1332191019412), exp(-745.1332191019412));
+    expect("exp(-745.2)", adi_exp(-745.2), 0.0);
+    expect("exp(-744.44007192138122)", adi_exp(-744.44007192138122), exp(-744.44007192138122));
     /* tiny arguments: 1 rounded correctly */
-    expect("exp(2^-60)", ad_exp(0x1p-60), 1.0);
-    expect("exp(-2^-60)", ad_exp(-0x1p-60), 1.0);
-    expect("exp(2^-53)", ad_exp(0x1p-53), 1.0);
-    expect("exp(-2^-54)", ad_exp(-0x1p-54), 1.0);
-    expect("exp(-2^-53)", ad_exp(-0x1p-53), 0x1.fffffffffffffp-1);
-    expect("exp(2^-52)", ad_exp(0x1p-52), 0x1.0000000000001p0);
-    expect("exp(min subnormal)", ad_exp(0x1p-1074), 1.0);
-    expect("log(+0)", ad_log(zero), -inf);
-    expect("log(-0)", ad_log(-zero), -inf);
-    expect("log(-1)", ad_log(-1 + zero), nan_);
-    expect("log(-inf)", ad_log(-inf), nan_);
-    expect("log(-min subnormal)", ad_log(-0x1p-1074), nan_);
-    expect("log(inf)", ad_log(inf), inf);
-    expect("log(nan)", ad_log(nan_), nan_);
-    expect("log(1)", ad_log(1 + zero), 0.0);
-    expect("log(2)", ad_log(2 + zero), log(2.0));
-    expect("log(min subnormal)", ad_log(0x1p-1074), log(0x1p-1074));
-    expect("log(max subnormal)", ad_log(0x0.fffffffffffffp-1022), log(0x0.fffffffffffffp-1022));
-    expect("log(DBL_MIN)", ad_log(DBL_MIN), log(DBL_MIN));
-    expect("log(DBL_MAX)", ad_log(DBL_MAX), log(DBL_MAX));
-    expect("log(1+2^-52)", ad_log(0x1.0000000000001p0), log(0x1.0000000000001p0));
-    expect("log(1-2^-53)", ad_log(0x1.fffffffffffffp-1), log(0x1.fffffffffffffp-1));
-    expect("sin(+0)", ad_sin(zero), 0.0);
-    expect("sin(-0)", ad_sin(-zero), -0.0);
-    expect("sin_core(-0)", ad_sin_core(-zero), -0.0);
+    expect("exp(2^-60)", adi_exp(0x1p-60), 1.0);
+    expect("exp(-2^-60)", adi_exp(-0x1p-60), 1.0);
+    expect("exp(2^-53)", adi_exp(0x1p-53), 1.0);
+    expect("exp(-2^-54)", adi_exp(-0x1p-54), 1.0);
+    expect("exp(-2^-53)", adi_exp(-0x1p-53), 0x1.fffffffffffffp-1);
+    expect("exp(2^-52)", adi_exp(0x1p-52), 0x1.0000000000001p0);
+    expect("exp(min subnormal)", adi_exp(0x1p-1074), 1.0);
+    expect("log(+0)", adi_log(zero), -inf);
+    expect("log(-0)", adi_log(-zero), -inf);
+    expect("log(-1)", adi_log(-1 + zero), nan_);
+    expect("log(-inf)", adi_log(-inf), nan_);
+    expect("log(-min subnormal)", adi_log(-0x1p-1074), nan_);
+    expect("log(inf)", adi_log(inf), inf);
+    expect("log(nan)", adi_log(nan_), nan_);
+    expect("log(1)", adi_log(1 + zero), 0.0);
+    expect("log(2)", adi_log(2 + zero), log(2.0));
+    expect("log(min subnormal)", adi_log(0x1p-1074), log(0x1p-1074));
+    expect("log(max subnormal)", adi_log(0x0.fffffffffffffp-1022), log(0x0.fffffffffffffp-1022));
+    expect("log(DBL_MIN)", adi_log(DBL_MIN), log(DBL_MIN));
+    expect("log(DBL_MAX)", adi_log(DBL_MAX), log(DBL_MAX));
+    expect("log(1+2^-52)", adi_log(0x1.0000000000001p0), log(0x1.0000000000001p0));
+    expect("log(1-2^-53)", adi_log(0x1.fffffffffffffp-1), log(0x1.fffffffffffffp-1));
+    expect("sin(+0)", adi_sin(zero), 0.0);
+    expect("sin(-0)", adi_sin(-zero), -0.0);
+    expect("sin_core(-0)", adi_sin_core(-zero), -0.0);
     {
         double sz, cz;
-        ad_sincos_core(-zero, &sz, &cz);
+        adi_sincos_core(-zero, &sz, &cz);
         expect("sincos_core(-0): sin", sz, -0.0);
         expect("sincos_core(-0): cos", cz, 1.0);
     }
-    expect("sin(2^-30)", ad_sin(0x1p-30), 0x1p-30);
-    expect("sin(-2^-30)", ad_sin(-0x1p-30), -0x1p-30);
-    expect("sin(min subnormal)", ad_sin(0x1p-1074), 0x1p-1074);
-    expect("sin(-DBL_MIN)", ad_sin(-DBL_MIN), -DBL_MIN);
-    expect("cos(+0)", ad_cos(zero), 1.0);
-    expect("cos(-0)", ad_cos(-zero), 1.0);
-    expect("cos(2^-30)", ad_cos(0x1p-30), 1.0);
-    expect("sin(inf)", ad_sin(inf), sin(inf));
-    expect("cos(-inf)", ad_cos(-inf), cos(-inf));
-    expect("sin(nan)", ad_sin(nan_), nan_);
-    expect("cos(nan)", ad_cos(nan_), nan_);
-    expect("sin(1e300)", ad_sin(1e300), sin(1e300));
-    expect("cos(1e22)", ad_cos(1e22), cos(1e22));
-    expect("sin(pi)", ad_sin(VM_PI), sin(VM_PI));
-    expect("cos(pi/2)", ad_cos((VM_PI / 2)), cos((VM_PI / 2)));
+    expect("sin(2^-30)", adi_sin(0x1p-30), 0x1p-30);
+    expect("sin(-2^-30)", adi_sin(-0x1p-30), -0x1p-30);
+    expect("sin(min subnormal)", adi_sin(0x1p-1074), 0x1p-1074);
+    expect("sin(-DBL_MIN)", adi_sin(-DBL_MIN), -DBL_MIN);
+    expect("cos(+0)", adi_cos(zero), 1.0);
+    expect("cos(-0)", adi_cos(-zero), 1.0);
+    expect("cos(2^-30)", adi_cos(0x1p-30), 1.0);
+    expect("sin(inf)", adi_sin(inf), sin(inf));
+    expect("cos(-inf)", adi_cos(-inf), cos(-inf));
+    expect("sin(nan)", adi_sin(nan_), nan_);
+    expect("cos(nan)", adi_cos(nan_), nan_);
+    expect("sin(1e300)", adi_sin(1e300), sin(1e300));
+    expect("cos(1e22)", adi_cos(1e22), cos(1e22));
+    expect("sin(pi)", adi_sin(VM_PI), sin(VM_PI));
+    expect("cos(pi/2)", adi_cos((VM_PI / 2)), cos((VM_PI / 2)));
     /* the range predicate */
-    if (!ad_trig_ok(AD_TRIG_MAX) || !ad_trig_ok(-AD_TRIG_MAX) || ad_trig_ok(nextafter(AD_TRIG_MAX, inf))
-        || ad_trig_ok(inf) || ad_trig_ok(-inf) || ad_trig_ok(nan_) || !ad_trig_ok(0)) {
+    if (!adi_trig_ok(AD_TRIG_MAX) || !adi_trig_ok(-AD_TRIG_MAX) || adi_trig_ok(nextafter(AD_TRIG_MAX, inf))
+        || adi_trig_ok(inf) || adi_trig_ok(-inf) || adi_trig_ok(nan_) || !adi_trig_ok(0)) {
         failures++;
-        printf("FAIL ad_trig_ok at its bound or on inf/nan\n");
+        printf("FAIL adi_trig_ok at its bound or on inf/nan\n");
     }
-    /* beyond the bound ad_sin/ad_cos are the C library's */
+    /* beyond the bound adi_sin/adi_cos are the C library's */
     for (int i = 0; i < 1000; i++) {
         double x = uniform(AD_TRIG_MAX, 1e9) * (i & 1 ? -1 : 1);
-        expect("sin beyond AD_TRIG_MAX", ad_sin(x), sin(x));
-        expect("cos beyond AD_TRIG_MAX", ad_cos(x), cos(x));
+        expect("sin beyond AD_TRIG_MAX", adi_sin(x), sin(x));
+        expect("cos beyond AD_TRIG_MAX", adi_cos(x), cos(x));
     }
 }
 
@@ -368,7 +368,7 @@ static void trig_hard_cases(long stride)
         double x0 = (double)t;
         double c[3] = {nextafter(x0, 0), x0, nextafter(x0, INFINITY)};
         for (int i = 0; i < 3; i++) {
-            if (!ad_trig_ok(c[i])) continue;
+            if (!adi_trig_ok(c[i])) continue;
             a[m++] = (k & 1) ? -c[i] : c[i];
             /* |c - k pi/2| in long double, pi/2 in three parts, the first of
              * 40 bits so that k * it and c minus that are exact */

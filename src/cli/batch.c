@@ -32,7 +32,7 @@
 
 /* what every row computes, fixed before the first row */
 typedef struct {
-    const ad_options *o;
+    const cli_options *o;
     ad_tape *t;
     size_t m;                 /* outputs */
     size_t ni;                /* tape inputs */
@@ -88,7 +88,7 @@ typedef struct {
 
 static int put(chunk *c, const void *s, size_t n)
 {
-    if (ad_grow((void **)&c->out, &c->outcap, c->outlen + n + 1, 1) < 0) return -1;
+    if (adi_grow((void **)&c->out, &c->outcap, c->outlen + n + 1, 1) < 0) return -1;
     memcpy(c->out + c->outlen, s, n);
     c->outlen += n;
     return 0;
@@ -96,7 +96,7 @@ static int put(chunk *c, const void *s, size_t n)
 
 static void add_err(chunk *c, long line, ad_errclass cls, const char *fmt, const char *detail)
 {
-    if (ad_grow((void **)&c->err, &c->errcap, c->nerr + 1, sizeof *c->err) < 0) return;
+    if (adi_grow((void **)&c->err, &c->errcap, c->nerr + 1, sizeof *c->err) < 0) return;
     rowerr *e = &c->err[c->nerr++];
     e->line = line;
     e->cls = cls;
@@ -289,14 +289,14 @@ static void row_failed(const plan *P, chunk *c, long line, ad_errclass cls, cons
                        const char *exprs_json)
 {
     add_err(c, line, cls, "%s", msg);
-    if (P->o->on_error == AD_ON_ERROR_STOP) {
+    if (P->o->on_error == CLI_ON_ERROR_STOP) {
         c->stopped = 1;
         return;
     }
-    if (P->o->on_error == AD_ON_ERROR_NAN) {
+    if (P->o->on_error == CLI_ON_ERROR_NAN) {
         for (size_t i = 0; i < P->width; i++) c->res[i] = NAN;
         if (P->o->binary) put(c, c->res, P->width * sizeof *c->res);
-        else if (P->o->format == AD_FMT_JSON) fmt_json_row(P, c, c->res, line, exprs_json);
+        else if (P->o->format == CLI_FMT_JSON) fmt_json_row(P, c, c->res, line, exprs_json);
         else fmt_text_row(P, c, c->res);
     }
 }
@@ -305,7 +305,7 @@ static void emit(const plan *P, chunk *c, const double *res, long line, const ch
 {
     c->rows++;
     if (P->o->binary) put(c, res, P->width * sizeof *res);
-    else if (P->o->format == AD_FMT_JSON) fmt_json_row(P, c, res, line, exprs_json);
+    else if (P->o->format == CLI_FMT_JSON) fmt_json_row(P, c, res, line, exprs_json);
     else fmt_text_row(P, c, res);
 }
 
@@ -327,7 +327,7 @@ static void flush_block(const plan *P, chunk *c, const char *exprs_json)
     for (size_t j = 0; j < np && !c->stopped; j++) {
         if (c->bflag[j]) {
             /* the point's columns, back from its tape inputs */
-            double cols_buf[64], *cols = P->ncol <= 64 ? cols_buf : ad_malloc(P->ncol * sizeof *cols);
+            double cols_buf[64], *cols = P->ncol <= 64 ? cols_buf : adi_malloc(P->ncol * sizeof *cols);
             if (!cols) { c->stopped = 1; return; }
             for (size_t i = 0; i < P->ni; i++)
                 if (P->col_of_input[i] >= 0) cols[P->col_of_input[i]] = c->bx[j * P->ni + i];
@@ -395,7 +395,7 @@ static int parse_line(const plan *P, char *s, size_t n, double *cols, char *why,
             snprintf(why, whyn, "an empty column %zu", k + 1);
             return -1;
         }
-        if (ad_parse_number(s + b, i - b, &cols[k], &e) < 0) {
+        if (cli_parse_number(s + b, i - b, &cols[k], &e) < 0) {
             snprintf(why, whyn, "column %zu (%s): '%.*s' %s", k + 1, P->colnames[k],
                      (int)(i - b > 40 ? 40 : i - b), s + b, e);
             return -1;
@@ -468,7 +468,7 @@ static size_t binary_rows(const plan *P, chunk *c, size_t r, size_t avail, const
         }
         if (!ok) break;
         size_t base = c->outlen;
-        if (ad_grow((void **)&c->out, &c->outcap, base + ok * W + 1, 1) < 0 ||
+        if (adi_grow((void **)&c->out, &c->outcap, base + ok * W + 1, 1) < 0 ||
             ad_block_run_rows(P->t, c->bk, P->diff, P->grad, ok, (const double *)in, ncol, P->col_of_input,
                               P->fixed, P->d_input, P->nd, (double *)(c->out + base), P->width, c->bflag) < 0) {
             add_err(c, c->first_line + (long)(r + taken), AD_E_IO, "%s", "out of memory");
@@ -478,7 +478,7 @@ static size_t binary_rows(const plan *P, chunk *c, size_t r, size_t avail, const
         for (size_t j = 0; j < ok && !c->stopped; j++) {
             long line = c->first_line + (long)(r + taken + j);
             if (c->bflag[j]) {
-                double cols_buf[64], *cols = ncol <= 64 ? cols_buf : ad_malloc(ncol * sizeof *cols);
+                double cols_buf[64], *cols = ncol <= 64 ? cols_buf : adi_malloc(ncol * sizeof *cols);
                 if (!cols) {
                     add_err(c, line, AD_E_IO, "%s", "out of memory");
                     c->stopped = 1;
@@ -503,7 +503,7 @@ static size_t binary_rows(const plan *P, chunk *c, size_t r, size_t avail, const
 static void run_chunk(chunk *c, const char *exprs_json)
 {
     const plan *P = c->P;
-    double cols_buf[64], *cols = P->ncol <= 64 ? cols_buf : ad_malloc(P->ncol * sizeof *cols);
+    double cols_buf[64], *cols = P->ncol <= 64 ? cols_buf : adi_malloc(P->ncol * sizeof *cols);
     if (!cols) {
         add_err(c, c->first_line, AD_E_IO, "%s", "out of memory");
         c->stopped = 1;
@@ -571,7 +571,7 @@ static void run_chunk(chunk *c, const char *exprs_json)
 /* where reading is: the next chunk's first line number, and the partial
  * last line of the chunk before (text) */
 typedef struct {
-    const ad_options *o;
+    const cli_options *o;
     const plan *P;
     FILE *in;
     long next;
@@ -590,7 +590,7 @@ static int read_chunk(reader *R, chunk *c)
     c->first_line = R->next;
     if (R->o->binary) {
         size_t rowbytes = P->ncol * sizeof(double), want = rowbytes * CHUNK_ROWS;
-        if (ad_grow((void **)&c->in, &c->inlen, want, 1) < 0) return -1;
+        if (adi_grow((void **)&c->in, &c->inlen, want, 1) < 0) return -1;
         size_t got = fread(c->in, 1, want, in);
         if (got < want) R->eof = 1;
         if (got % rowbytes) {
@@ -604,7 +604,7 @@ static int read_chunk(reader *R, chunk *c)
     }
     /* text: whole lines, about CHUNK_BYTES */
     size_t cap = CHUNK_BYTES + R->carrylen + 1;
-    char *buf = ad_malloc(cap);
+    char *buf = adi_malloc(cap);
     if (!buf) return -1;
     if (R->carrylen) memcpy(buf, R->carry, R->carrylen);
     size_t len = R->carrylen;
@@ -623,7 +623,7 @@ static int read_chunk(reader *R, chunk *c)
             int ch2;
             while ((ch2 = fgetc(in)) != EOF) {
                 if (len + 1 >= cap) {
-                    char *nb = ad_realloc(buf, cap * 2);
+                    char *nb = adi_realloc(buf, cap * 2);
                     if (!nb) { free(buf); return -1; }
                     buf = nb;
                     cap *= 2;
@@ -640,7 +640,7 @@ static int read_chunk(reader *R, chunk *c)
     if (cut < len) {
         free(R->carry);
         R->carrylen = len - cut;
-        R->carry = ad_malloc(R->carrylen + 1);
+        R->carry = adi_malloc(R->carrylen + 1);
         if (!R->carry) { free(buf); return -1; }
         memcpy(R->carry, buf + cut, R->carrylen);
     }
@@ -654,7 +654,7 @@ static int read_chunk(reader *R, chunk *c)
 
 /* what has been written: rows, the first error's status, a stop */
 typedef struct {
-    const ad_options *o;
+    const cli_options *o;
     const plan *P;
     int status, stop;
     long rows_done;
@@ -666,15 +666,15 @@ typedef struct {
 /* writes a computed chunk: its rows to stdout, its errors to stderr */
 static void write_chunk(writer *W, const chunk *c)
 {
-    const ad_options *o = W->o;
+    const cli_options *o = W->o;
     if (c->outlen) fwrite(c->out, 1, c->outlen, stdout);
     for (size_t q = 0; q < c->nerr; q++) {
         const rowerr *r = &c->err[q];
-        if (o->format == AD_FMT_JSON) {
+        if (o->format == CLI_FMT_JSON) {
             fprintf(stderr, "{\"error\": {\"tag\": \"%s\", \"message\": ", ad_err_tag(r->cls));
-            ad_fput_json_string(stderr, r->msg, strlen(r->msg));
+            adi_fput_json_string(stderr, r->msg, strlen(r->msg));
             fprintf(stderr, ", \"source\": ");
-            ad_fput_json_string(stderr, W->P->name, strlen(W->P->name));
+            adi_fput_json_string(stderr, W->P->name, strlen(W->P->name));
             fprintf(stderr, ", \"%s\": %ld}}\n", o->binary ? "row" : "line", r->line);
         } else {
             fprintf(stderr, "adcalc: %s:%s%ld: error: %s [%s]\n", W->P->name, o->binary ? "row " : "",
@@ -754,8 +754,8 @@ static int run_threads(reader *R, writer *W, chunk *ch, size_t nthreads, const c
     pthread_cond_t turn = PTHREAD_COND_INITIALIZER;
     long nread = 0, nwritten = 0;
     int nomem = 0;
-    pipe_worker *pw = ad_malloc(nthreads * sizeof *pw);
-    pthread_t *tid = ad_malloc(nthreads * sizeof *tid);
+    pipe_worker *pw = adi_malloc(nthreads * sizeof *pw);
+    pthread_t *tid = adi_malloc(nthreads * sizeof *tid);
     if (!pw || !tid) {
         free(pw);
         free(tid);
@@ -787,11 +787,11 @@ static int is_ident(const char *s, size_t n)
     return 1;
 }
 
-static int fail_usage(const ad_options *o, const char *fmt, const char *a)
+static int fail_usage(const cli_options *o, const char *fmt, const char *a)
 {
     ad_diag d;
     ad_diag_set(&d, AD_E_USAGE, 0, 0, fmt, a);
-    ad_print_error(stderr, o, NULL, &d);
+    cli_print_error(stderr, o, NULL, &d);
     return ad_exit_code(AD_E_USAGE);
 }
 
@@ -831,23 +831,23 @@ static int chunk_init(chunk *c, const plan *P)
     c->P = P;
     size_t ni = P->ni ? P->ni : 1, nd = P->nd ? P->nd : 1, m = P->m;
     c->w = ad_work_new();
-    c->x = ad_malloc(ni * sizeof *c->x);
-    c->res = ad_malloc((P->width ? P->width : 1) * sizeof *c->res);
-    c->g = ad_malloc(ni * sizeof *c->g);
-    c->hs = ad_malloc(ni * nd * sizeof *c->hs);
-    c->seeds = ad_malloc(ni * nd * sizeof *c->seeds);
-    c->wout = ad_malloc((m > 1 ? m : 1) * sizeof *c->wout);
-    c->fo = ad_malloc(m * nd * sizeof *c->fo);
+    c->x = adi_malloc(ni * sizeof *c->x);
+    c->res = adi_malloc((P->width ? P->width : 1) * sizeof *c->res);
+    c->g = adi_malloc(ni * sizeof *c->g);
+    c->hs = adi_malloc(ni * nd * sizeof *c->hs);
+    c->seeds = adi_malloc(ni * nd * sizeof *c->seeds);
+    c->wout = adi_malloc((m > 1 ? m : 1) * sizeof *c->wout);
+    c->fo = adi_malloc(m * nd * sizeof *c->fo);
     if (!c->w || !c->x || !c->res || !c->g || !c->hs || !c->seeds || !c->wout || !c->fo) return -1;
     /* values and gradients go through the block replay; --seed and
      * --hessian through the scalar engines */
     if (!P->seed && !P->hess && !P->o->no_block && P->o->mode != AD_MODE_FORWARD) {
         c->B = ad_block_width(P->t);
         c->bk = ad_block_new();
-        c->bx = ad_malloc(c->B * ni * sizeof *c->bx);
-        c->bout = ad_malloc(c->B * (P->width ? P->width : 1) * sizeof *c->bout);
-        c->bline = ad_malloc(c->B * sizeof *c->bline);
-        c->bflag = ad_malloc(c->B);
+        c->bx = adi_malloc(c->B * ni * sizeof *c->bx);
+        c->bout = adi_malloc(c->B * (P->width ? P->width : 1) * sizeof *c->bout);
+        c->bline = adi_malloc(c->B * sizeof *c->bline);
+        c->bflag = adi_malloc(c->B);
         if (!c->bk || !c->bx || !c->bout || !c->bline || !c->bflag) return -1;
     }
     /* identity seeds over the derivative variables that occur (Hessian) */
@@ -880,7 +880,7 @@ static void header_row(const plan *P, FILE *out)
     putc('\n', out);
 }
 
-int ad_batch(const ad_options *o)
+int cli_batch(const cli_options *o)
 {
     plan P;
     memset(&P, 0, sizeof P);
@@ -897,8 +897,8 @@ int ad_batch(const ad_options *o)
     FILE *in = NULL;
 
     /* the tape: all expressions, recorded once */
-    const char **srcs = ad_malloc(P.m * sizeof *srcs);
-    size_t *lens = ad_malloc(P.m * sizeof *lens);
+    const char **srcs = adi_malloc(P.m * sizeof *srcs);
+    size_t *lens = adi_malloc(P.m * sizeof *lens);
     P.t = ad_tape_new();
     if (!srcs || !lens || !P.t) { status = 5; fprintf(stderr, "adcalc: error: out of memory [ad/io]\n"); goto done; }
     for (size_t i = 0; i < P.m; i++) {
@@ -908,12 +908,12 @@ int ad_batch(const ad_options *o)
     size_t failed = 0;
     ad_errclass e = ad_parse_many(P.t, srcs, lens, P.m, &failed, &d);
     if (e) {
-        ad_print_error(stderr, o, &o->src[failed], &d);
+        cli_print_error(stderr, o, &o->src[failed], &d);
         status = ad_exit_code(e);
         goto done;
     }
-    if ((e = ad_prepare(o, P.t, &d))) {
-        ad_print_error(stderr, o, NULL, &d);
+    if ((e = cli_prepare(o, P.t, &d))) {
+        cli_print_error(stderr, o, NULL, &d);
         status = ad_exit_code(e);
         goto done;
     }
@@ -987,7 +987,7 @@ int ad_batch(const ad_options *o)
                     status = ad_exit_code(AD_E_USAGE);
                     goto done;
                 }
-            if (ad_grow((void **)&P.colnames, &cap, P.ncol + 1, sizeof *P.colnames) < 0) goto nomem;
+            if (adi_grow((void **)&P.colnames, &cap, P.ncol + 1, sizeof *P.colnames) < 0) goto nomem;
             P.colnames[P.ncol++] = b;   /* terminated below, once all are read */
             *s = save;
             while (*s == ' ' || *s == '\t' || *s == '\r') s++;
@@ -1007,8 +1007,8 @@ int ad_batch(const ad_options *o)
     }
 
     /* bind the tape's inputs to columns or -at values */
-    P.col_of_input = ad_malloc((P.ni ? P.ni : 1) * sizeof *P.col_of_input);
-    P.fixed = ad_malloc((P.ni ? P.ni : 1) * sizeof *P.fixed);
+    P.col_of_input = adi_malloc((P.ni ? P.ni : 1) * sizeof *P.col_of_input);
+    P.fixed = adi_malloc((P.ni ? P.ni : 1) * sizeof *P.fixed);
     if (!P.col_of_input || !P.fixed) goto nomem;
     for (size_t i = 0; i < P.ni; i++) {
         size_t len;
@@ -1025,7 +1025,7 @@ int ad_batch(const ad_options *o)
             ad_diag_set(&d, AD_E_NAME, line, col,
                         "variable '%.*s' has no value: it is not a column of the points, nor given with -at",
                         (int)(len > 60 ? 60 : len), name);
-            ad_print_error(stderr, o, &o->src[ad_tape_source(P.t, i)], &d);
+            cli_print_error(stderr, o, &o->src[ad_tape_source(P.t, i)], &d);
             status = ad_exit_code(AD_E_NAME);
             goto done;
         }
@@ -1036,9 +1036,9 @@ int ad_batch(const ad_options *o)
     P.grad = o->grad || o->jacobian || o->hessian;
     P.hess = o->hessian;
     P.nd = o->nwrt ? o->nwrt : P.ncol;
-    P.dnames = ad_malloc((P.nd ? P.nd : 1) * sizeof *P.dnames);
-    P.d_input = ad_malloc((P.nd ? P.nd : 1) * sizeof *P.d_input);
-    P.diff = ad_malloc(P.ni ? P.ni : 1);
+    P.dnames = adi_malloc((P.nd ? P.nd : 1) * sizeof *P.dnames);
+    P.d_input = adi_malloc((P.nd ? P.nd : 1) * sizeof *P.d_input);
+    P.diff = adi_malloc(P.ni ? P.ni : 1);
     if (!P.dnames || !P.d_input || !P.diff) goto nomem;
     memset(P.diff, 0, P.ni);
     for (size_t j = 0; j < P.nd; j++) {
@@ -1057,8 +1057,8 @@ int ad_batch(const ad_options *o)
         if (P.d_input[j] >= 0) P.diff[P.d_input[j]] = 1;
     }
     if (o->nseed) {
-        P.seed = ad_malloc((P.ni ? P.ni : 1) * sizeof *P.seed);
-        P.seeddiff = ad_malloc(P.ni ? P.ni : 1);
+        P.seed = adi_malloc((P.ni ? P.ni : 1) * sizeof *P.seed);
+        P.seeddiff = adi_malloc(P.ni ? P.ni : 1);
         if (!P.seed || !P.seeddiff) goto nomem;
         memset(P.seeddiff, 0, P.ni);
         for (size_t i = 0; i < P.ni; i++) P.seed[i] = 0;
@@ -1079,7 +1079,7 @@ int ad_batch(const ad_options *o)
     }
     P.hvp = P.hess && P.seed;
     if (P.hvp) {
-        P.hvpdiff = ad_malloc(P.ni ? P.ni : 1);
+        P.hvpdiff = adi_malloc(P.ni ? P.ni : 1);
         if (!P.hvpdiff) goto nomem;
         for (size_t i = 0; i < P.ni; i++) P.hvpdiff[i] = (unsigned char)(P.diff[i] | P.seeddiff[i]);
         P.per_out = 1 + P.nd + P.nd;
@@ -1089,13 +1089,13 @@ int ad_batch(const ad_options *o)
     P.width = P.m * P.per_out;
 
     /* the expressions as a JSON value, once */
-    if (o->format == AD_FMT_JSON) {
+    if (o->format == CLI_FMT_JSON) {
         FILE *mem = open_memstream(&exprs_json, &ejlen);
         if (!mem) goto nomem;
         if (P.m > 1) fputc('[', mem);
         for (size_t r = 0; r < P.m; r++) {
             if (r) fputs(", ", mem);
-            ad_fput_json_string(mem, o->src[r].src, o->src[r].len);
+            adi_fput_json_string(mem, o->src[r].src, o->src[r].len);
         }
         if (P.m > 1) fputc(']', mem);
         if (fclose(mem) != 0) goto nomem;
@@ -1106,13 +1106,13 @@ int ad_batch(const ad_options *o)
     /* the threads: one workspace each */
     nthreads = o->jobs ? (size_t)o->jobs : (size_t)sysconf(_SC_NPROCESSORS_ONLN);
     if (nthreads < 1) nthreads = 1;
-    ch = ad_malloc(nthreads * sizeof *ch);
+    ch = adi_malloc(nthreads * sizeof *ch);
     if (!ch) goto nomem;
     memset(ch, 0, nthreads * sizeof *ch);
     for (size_t k = 0; k < nthreads; k++)
         if (chunk_init(&ch[k], &P) < 0) goto nomem;
 
-    if (!o->binary && o->format != AD_FMT_JSON) header_row(&P, stdout);
+    if (!o->binary && o->format != CLI_FMT_JSON) header_row(&P, stdout);
 
     /* the chunks: read in order, computed (by up to nthreads threads at
      * once), written in order */
@@ -1120,7 +1120,7 @@ int ad_batch(const ad_options *o)
     if (first) {
         /* with --vars the first line read is data */
         R.carrylen = strlen(first);
-        R.carry = ad_malloc(R.carrylen + 2);
+        R.carry = adi_malloc(R.carrylen + 2);
         if (!R.carry) goto nomem;
         memcpy(R.carry, first, R.carrylen);
         R.carry[R.carrylen++] = '\n';

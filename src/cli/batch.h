@@ -6,6 +6,6 @@
 #include "options.h"
 
 /* runs batch mode; returns the exit status */
-int ad_batch(const ad_options *o);
+int cli_batch(const cli_options *o);
 
 #endif

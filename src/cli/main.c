@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* --check found a derivative that disagrees with finite differences */
-#define AD_EXIT_CHECK_FAILED 6
+#define CLI_EXIT_CHECK_FAILED 6
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -31,30 +31,30 @@ static int finish(int status)
 
 int main(int argc, char **argv)
 {
-    ad_options o;
+    cli_options o;
     ad_diag d;
-    ad_errclass e = ad_options_parse(&o, argc, argv, &d);
+    ad_errclass e = cli_options_parse(&o, argc, argv, &d);
     if (e) {
-        ad_print_error(stderr, &o, NULL, &d);
-        ad_options_free(&o);
+        cli_print_error(stderr, &o, NULL, &d);
+        cli_options_free(&o);
         return ad_exit_code(e);
     }
     if (o.help || o.version) {
-        if (o.help) ad_print_help(stdout);
+        if (o.help) cli_print_help(stdout);
         else printf("adcalc %s (tape format %d)\n", PACKAGE_VERSION, AD_TAPE_FORMAT_VERSION);
-        ad_options_free(&o);
+        cli_options_free(&o);
         return finish(0);
     }
 
     if (o.points) {
-        int status = ad_batch(&o);
-        ad_options_free(&o);
+        int status = cli_batch(&o);
+        cli_options_free(&o);
         return finish(status);
     }
     if (o.nsrc == 0) {
         /* statements from stdin: a session on a terminal, a stream otherwise */
-        int status = ad_repl(&o, isatty(0));
-        ad_options_free(&o);
+        int status = cli_repl(&o, isatty(0));
+        cli_options_free(&o);
         return finish(status);
     }
 
@@ -67,45 +67,45 @@ int main(int argc, char **argv)
     int status = 0;
     if (o.jacobian || o.adjoint) {
         /* all expressions are the outputs of one tape */
-        ad_joint J;
-        ad_joint_init(&J);
-        e = ad_run_joint(&o, t, w, &J, &d);
+        cli_joint J;
+        cli_joint_init(&J);
+        e = cli_run_joint(&o, t, w, &J, &d);
         if (e) {
-            ad_print_error(stderr, &o, &o.src[d.src >= 0 && (size_t)d.src < o.nsrc ? d.src : 0], &d);
+            cli_print_error(stderr, &o, &o.src[d.src >= 0 && (size_t)d.src < o.nsrc ? d.src : 0], &d);
             status = ad_exit_code(e);
         } else {
-            ad_print_joint(stdout, &o, &J);
+            cli_print_joint(stdout, &o, &J);
         }
-        ad_joint_free(&J);
+        cli_joint_free(&J);
         goto done;
     }
     for (size_t i = 0; i < o.nsrc; i++) {
-        ad_result r;
-        ad_result_init(&r);
-        e = ad_run(&o, &o.src[i], t, w, &r, &d);
+        cli_result r;
+        cli_result_init(&r);
+        e = cli_run(&o, &o.src[i], t, w, &r, &d);
         if (e) {
-            ad_print_error(stderr, &o, &o.src[i], &d);
+            cli_print_error(stderr, &o, &o.src[i], &d);
             if (!status) status = ad_exit_code(e);
             if (e == AD_E_IO) {   /* out of memory is fatal: stop here */
-                ad_result_free(&r);
+                cli_result_free(&r);
                 status = ad_exit_code(e);
                 break;
             }
         } else if (o.dump) {
-            if (r.check_failed && !status) status = AD_EXIT_CHECK_FAILED;
+            if (r.check_failed && !status) status = CLI_EXIT_CHECK_FAILED;
             if (ad_dump(stdout, t, w, r.diff, o.policy, r.has_adjoints, o.dumpfmt,
                         o.src[i].src, o.src[i].len) < 0)
                 break;
         } else {
-            ad_print_result(stdout, &o, &o.src[i], &r, o.nsrc > 1);
-            if (r.check_failed && !status) status = AD_EXIT_CHECK_FAILED;
+            cli_print_result(stdout, &o, &o.src[i], &r, o.nsrc > 1);
+            if (r.check_failed && !status) status = CLI_EXIT_CHECK_FAILED;
         }
-        ad_result_free(&r);
+        cli_result_free(&r);
         if (ferror(stdout)) break;
     }
 done:
     ad_tape_free(t);
     ad_work_free(w);
-    ad_options_free(&o);
+    cli_options_free(&o);
     return finish(status);
 }

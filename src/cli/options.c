@@ -22,7 +22,7 @@ static ad_errclass usage(ad_diag *d, const char *fmt, const char *a, const char 
     return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s", m);
 }
 
-int ad_parse_number(const char *s, size_t len, double *out, const char **why)
+int cli_parse_number(const char *s, size_t len, double *out, const char **why)
 {
     size_t i = 0, digits = 0;
     if (i < len && (s[i] == '+' || s[i] == '-')) i++;
@@ -42,7 +42,7 @@ int ad_parse_number(const char *s, size_t len, double *out, const char **why)
     if (i != len) { *why = "is not a number"; return -1; }
     char buf[64], *copy = buf;
     if (len >= sizeof buf) {
-        copy = ad_malloc(len + 1);
+        copy = adi_malloc(len + 1);
         if (!copy) { *why = "could not be read (out of memory)"; return -1; }
     }
     memcpy(copy, s, len);
@@ -68,7 +68,7 @@ static int is_ident(const char *s, size_t n)
 
 static char *dupn(const char *s, size_t n)
 {
-    char *p = ad_malloc(n + 1);
+    char *p = adi_malloc(n + 1);
     if (p) { memcpy(p, s, n); p[n] = 0; }
     return p;
 }
@@ -83,13 +83,13 @@ static ad_errclass check_name(const char *opt, const char *s, size_t n, ad_diag 
         return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is not a variable name", opt, q);
     if ((n == 2 && !memcmp(s, "pi", 2)) || (n == 1 && s[0] == 'e'))
         return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a constant, not a variable", opt, q);
-    if (ad_fn_lookup(s, n))
+    if (adi_fn_lookup(s, n))
         return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a function, not a variable", opt, q);
     return AD_E_NONE;
 }
 
 /* "x=2,y=3" appended to *list; names must be new */
-static ad_errclass parse_bindings(const char *opt, const char *arg, ad_binding **list, size_t *n,
+static ad_errclass parse_bindings(const char *opt, const char *arg, cli_binding **list, size_t *n,
                                   ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME=VALUE[,NAME=VALUE...])", opt);
@@ -113,13 +113,13 @@ static ad_errclass parse_bindings(const char *opt, const char *arg, ad_binding *
         double v;
         const char *why;
         size_t vl = len - nl - 1;
-        if (ad_parse_number(eq + 1, vl, &v, &why) < 0) {
+        if (cli_parse_number(eq + 1, vl, &v, &why) < 0) {
             char q[80];
             snprintf(q, sizeof q, "%.*s", (int)(vl > 60 ? 60 : vl), eq + 1);
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%s'", opt,
                                (int)(nl > 60 ? 60 : nl), p, why, q);
         }
-        ad_binding *nb = ad_realloc(*list, (*n + 1) * sizeof **list);
+        cli_binding *nb = adi_realloc(*list, (*n + 1) * sizeof **list);
         if (!nb) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
         *list = nb;
         nb[*n].name = dupn(p, nl);
@@ -132,26 +132,26 @@ static ad_errclass parse_bindings(const char *opt, const char *arg, ad_binding *
     return AD_E_NONE;
 }
 
-static ad_errclass add_source(ad_options *o, const char *name, char *text, size_t len, ad_diag *d)
+static ad_errclass add_source(cli_options *o, const char *name, char *text, size_t len, ad_diag *d)
 {
-    ad_source *ns = ad_realloc(o->src, (o->nsrc + 1) * sizeof *o->src);
+    cli_source *ns = adi_realloc(o->src, (o->nsrc + 1) * sizeof *o->src);
     if (!ns) { free(text); return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
     o->src = ns;
-    ns[o->nsrc++] = (ad_source){.name = name, .src = text, .len = len};
+    ns[o->nsrc++] = (cli_source){.name = name, .src = text, .len = len};
     return AD_E_NONE;
 }
 
-static ad_errclass read_file(ad_options *o, const char *path, ad_diag *d)
+static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(errno));
     size_t cap = 4096, len = 0;
-    char *buf = ad_malloc(cap);
+    char *buf = adi_malloc(cap);
     if (!buf) { if (f != stdin) fclose(f); return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
     errno = 0;
     for (;;) {
         if (len == cap) {
-            char *nb = cap < ((size_t)1 << 31) ? ad_realloc(buf, cap * 2) : NULL;
+            char *nb = cap < ((size_t)1 << 31) ? adi_realloc(buf, cap * 2) : NULL;
             if (!nb) {
                 free(buf);
                 if (f != stdin) fclose(f);
@@ -206,7 +206,7 @@ static ad_errclass names_list(const char *opt, const char *arg, char ***list, si
             if (strlen((*list)[i]) == len && !memcmp((*list)[i], p, len))
                 return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", opt,
                                    (int)(len > 60 ? 60 : len), p);
-        char **nl = ad_realloc(*list, (*n + 1) * sizeof **list);
+        char **nl = adi_realloc(*list, (*n + 1) * sizeof **list);
         if (!nl) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
         *list = nl;
         if (!(nl[*n] = dupn(p, len))) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
@@ -244,9 +244,9 @@ static ad_errclass numbers_list(const char *opt, const char *arg, double **list,
         size_t len = end ? (size_t)(end - p) : strlen(p);
         double v;
         const char *why;
-        if (ad_parse_number(p, len, &v, &why) < 0)
+        if (cli_parse_number(p, len, &v, &why) < 0)
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.*s' %s", opt, (int)(len > 60 ? 60 : len), p, why);
-        double *nl = ad_realloc(*list, (*n + 1) * sizeof **list);
+        double *nl = adi_realloc(*list, (*n + 1) * sizeof **list);
         if (!nl) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
         *list = nl;
         nl[(*n)++] = v;
@@ -263,7 +263,7 @@ static int lookup_word(const char *v, const char *const *words, int n)
     return -1;
 }
 
-ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
+ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
 {
     memset(o, 0, sizeof *o);
     /* errors found while reading the options are printed in the format asked
@@ -271,7 +271,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--format=json") == 0 ||
             (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
-            o->format = AD_FMT_JSON;
+            o->format = CLI_FMT_JSON;
         if (strcmp(argv[i], "-e") == 0 || strcmp(argv[i], "--expr") == 0 || strcmp(argv[i], "-f") == 0 ||
             strcmp(argv[i], "-at") == 0 || strcmp(argv[i], "--at") == 0)
             i++;   /* skip their values: an expression may read "--format" */
@@ -405,7 +405,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
             double x;
             const char *why;
             int is_step = opt[2] == 's';
-            if (ad_parse_number(v, strlen(v), &x, &why) < 0 || x < 0 || (is_step && x == 0))
+            if (cli_parse_number(v, strlen(v), &x, &why) < 0 || x < 0 || (is_step && x == 0))
                 return usage(d, is_step ? "%s: expected a positive number, got '%s'"
                                         : "%s: expected a number >= 0, got '%s'", opt, v);
             double *field = is_step ? &o->step_scale : opt[2] == 'r' ? &o->rtol : &o->atol;
@@ -479,7 +479,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     o->policy = (ad_policy)pol;
     o->dump = seen_dump;
     o->dumpfmt = (ad_dump_format)dump;
-    if (seen_fmt) o->format = (ad_outfmt)fmt;
+    if (seen_fmt) o->format = (cli_outfmt)fmt;
     o->precision = prec;
     if (o->help || o->version) return AD_E_NONE;
 
@@ -512,7 +512,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
                 return usage(d, "-f - and --points - cannot both read stdin", NULL, NULL);
         if (o->binary && !o->nvars)
             return usage(d, "--binary needs --vars (the columns of the binary rows)", NULL, NULL);
-        if (o->binary && o->format == AD_FMT_JSON)
+        if (o->binary && o->format == CLI_FMT_JSON)
             return usage(d, "--binary cannot be combined with --format json", NULL, NULL);
         if (o->order || o->check || o->adjoint || o->dump)
             return usage(d, "--points cannot be combined with %s",
@@ -541,7 +541,7 @@ ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d)
     return AD_E_NONE;
 }
 
-void ad_options_free(ad_options *o)
+void cli_options_free(cli_options *o)
 {
     for (size_t i = 0; i < o->nsrc; i++) free(o->src[i].src);
     for (size_t i = 0; i < o->nat; i++) free(o->at[i].name);

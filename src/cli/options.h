@@ -17,21 +17,21 @@ typedef struct {
     size_t echo_len;
     char *src;            /* the expression text (owned) */
     size_t len;
-} ad_source;
+} cli_source;
 
 typedef struct {
     char *name;
     double value;
-} ad_binding;
+} cli_binding;
 
 typedef enum { AD_MODE_DEFAULT, AD_MODE_FORWARD, AD_MODE_REVERSE, AD_MODE_AUTO } ad_mode;
-typedef enum { AD_FMT_TEXT, AD_FMT_JSON } ad_outfmt;
-enum { AD_ON_ERROR_STOP, AD_ON_ERROR_SKIP, AD_ON_ERROR_NAN };
+typedef enum { CLI_FMT_TEXT, CLI_FMT_JSON } cli_outfmt;
+enum { CLI_ON_ERROR_STOP, CLI_ON_ERROR_SKIP, CLI_ON_ERROR_NAN };
 
 typedef struct {
-    ad_source *src;  size_t nsrc;
-    ad_binding *at;  size_t nat;     /* -at, in order */
-    ad_binding *seed; size_t nseed;  /* --seed */
+    cli_source *src;  size_t nsrc;
+    cli_binding *at;  size_t nat;     /* -at, in order */
+    cli_binding *seed; size_t nseed;  /* --seed */
     char **wrt;      size_t nwrt;    /* --wrt */
     int grad;                        /* --grad (or --wrt) */
     int jacobian;                    /* --jacobian */
@@ -44,28 +44,28 @@ typedef struct {
     ad_policy policy;
     int dump;                        /* --dump-tape given */
     ad_dump_format dumpfmt;
-    ad_outfmt format;
+    cli_outfmt format;
     int precision;                   /* 0: shortest round trip */
     int help, version;
     /* batch mode (batch.c) */
     const char *points;              /* --points FILE ('-': stdin) */
     char **vars;     size_t nvars;   /* --vars */
     int binary;                      /* --binary */
-    int on_error;                    /* AD_ON_ERROR_* */
+    int on_error;                    /* CLI_ON_ERROR_* */
     int jobs;                        /* -j N (0: all cores) */
     int stats;                       /* --stats */
     int no_optimize;                 /* --no-optimize */
     int no_block;                    /* ADCALC_NO_BLOCK set: the scalar engines only (tests) */
-} ad_options;
+} cli_options;
 
 #define AD_MAX_ORDER 100   /* largest --order */
 
 /* Parses argv.  On a usage error fills d (class AD_E_USAGE, or AD_E_IO for
  * an unreadable -f file) and returns its class. */
-ad_errclass ad_options_parse(ad_options *o, int argc, char **argv, ad_diag *d);
-void ad_options_free(ad_options *o);
+ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d);
+void cli_options_free(cli_options *o);
 
 /* strict decimal number: [+-]digits[.digits][e[+-]digits]; 0 on success */
-int ad_parse_number(const char *s, size_t len, double *out, const char **why);
+int cli_parse_number(const char *s, size_t len, double *out, const char **why);
 
 #endif

@@ -8,7 +8,7 @@
 
 /* the source line holding the error, cut to a window around the column,
  * then a caret under the column */
-static void echo(FILE *f, const ad_source *s, int line, int col)
+static void echo(FILE *f, const cli_source *s, int line, int col)
 {
     const char *p = s->src, *end = s->src + s->len;
     for (int l = 1; l < line && p < end; l++) {
@@ -34,17 +34,17 @@ static void echo(FILE *f, const ad_source *s, int line, int col)
     fputs("^\n", f);
 }
 
-void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_diag *d)
+void cli_print_error(FILE *f, const cli_options *o, const cli_source *s, const ad_diag *d)
 {
-    if (o && o->format == AD_FMT_JSON) {
+    if (o && o->format == CLI_FMT_JSON) {
         fputs("{\"error\": {\"tag\": ", f);
         const char *tag = ad_err_tag(d->cls);
-        ad_fput_json_string(f, tag, strlen(tag));
+        adi_fput_json_string(f, tag, strlen(tag));
         fputs(", \"message\": ", f);
-        ad_fput_json_string(f, d->msg, strlen(d->msg));
+        adi_fput_json_string(f, d->msg, strlen(d->msg));
         if (s && d->line > 0) {
             fputs(", \"source\": ", f);
-            ad_fput_json_string(f, s->name, strlen(s->name));
+            adi_fput_json_string(f, s->name, strlen(s->name));
             fprintf(f, ", \"line\": %d, \"column\": %d", d->line + s->line_shift,
                     d->col + (s->echo && d->line == s->echo_at ? s->col_shift : 0));
         }
@@ -53,7 +53,7 @@ void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_d
     }
     if (s && d->line > 0 && s->echo && d->line == s->echo_at) {
         /* a statement that starts within an input line: that line, its columns */
-        ad_source line = {.name = s->name, .src = (char *)s->echo, .len = s->echo_len};
+        cli_source line = {.name = s->name, .src = (char *)s->echo, .len = s->echo_len};
         int col = d->col + s->col_shift;
         fprintf(f, "adcalc: %s:%d:%d: error: %s [%s]\n", s->name, d->line + s->line_shift, col, d->msg,
                 ad_err_tag(d->cls));
@@ -69,7 +69,7 @@ void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_d
     }
 }
 
-void ad_print_help(FILE *f)
+void cli_print_help(FILE *f)
 {
     fputs(
 "Usage: adcalc [OPTION]... -e EXPR [-at NAME=VALUE[,NAME=VALUE...]]\n"
@@ -127,8 +127,8 @@ void ad_print_help(FILE *f)
 "Operators: + - * / ^ (power, right-assoc., binds tighter than unary -), ( )\n"
 "Constants: pi e\n"
 "Functions:\n", f);
-    for (size_t i = 0; i < ad_nfunctions; i++) {
-        const ad_fninfo *fn = &ad_functions[i];
+    for (size_t i = 0; i < adi_nfunctions; i++) {
+        const adi_fninfo *fn = &adi_functions[i];
         if (fn->nargs_min == 0) continue;
         fprintf(f, "  %-13s %s\n", fn->name, fn->doc);
     }

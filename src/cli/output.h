@@ -8,12 +8,12 @@
 #include "run.h"
 
 /* one expression's result; header names the expression when several are printed */
-void ad_print_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r,
+void cli_print_result(FILE *f, const cli_options *o, const cli_source *s, const cli_result *r,
                      int several);
 /* the joint outputs of --jacobian / --adjoint */
-void ad_print_joint(FILE *f, const ad_options *o, const ad_joint *J);
+void cli_print_joint(FILE *f, const cli_options *o, const cli_joint *J);
 /* a diagnostic: text with source echo and caret, or a JSON object */
-void ad_print_error(FILE *f, const ad_options *o, const ad_source *s, const ad_diag *d);
-void ad_print_help(FILE *f);
+void cli_print_error(FILE *f, const cli_options *o, const cli_source *s, const ad_diag *d);
+void cli_print_help(FILE *f);
 
 #endif

@@ -27,7 +27,7 @@
 #endif
 
 typedef struct {
-    ad_options o;           /* the session's options: point, policy, mode... */
+    cli_options o;           /* the session's options: point, policy, mode... */
     char *text;             /* definitions and assignments so far */
     size_t len, cap;
     int lines;              /* lines in text */
@@ -44,7 +44,7 @@ typedef struct {
 
 static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
-    if (ad_grow((void **)buf, cap, *len + n + 1, 1) < 0) return -1;
+    if (adi_grow((void **)buf, cap, *len + n + 1, 1) < 0) return -1;
     memcpy(*buf + *len, s, n);
     *len += n;
     (*buf)[*len] = 0;
@@ -59,13 +59,13 @@ static void fail(session *S, ad_errclass e)
 /* ":at x=2,y=3": set (or replace) these values */
 static void cmd_at(session *S, const char *arg)
 {
-    ad_options tmp;
+    cli_options tmp;
     ad_diag d;
     char *argv[3] = {"adcalc", "-at", (char *)arg};
-    if (ad_options_parse(&tmp, 3, argv, &d)) {
-        ad_print_error(stderr, &S->o, NULL, &d);
+    if (cli_options_parse(&tmp, 3, argv, &d)) {
+        cli_print_error(stderr, &S->o, NULL, &d);
         fail(S, d.cls);
-        ad_options_free(&tmp);
+        cli_options_free(&tmp);
         return;
     }
     for (size_t i = 0; i < tmp.nat; i++) {
@@ -75,14 +75,14 @@ static void cmd_at(session *S, const char *arg)
             S->o.at[j].value = tmp.at[i].value;
             continue;
         }
-        ad_binding *nb = ad_realloc(S->o.at, (S->o.nat + 1) * sizeof *nb);
+        cli_binding *nb = adi_realloc(S->o.at, (S->o.nat + 1) * sizeof *nb);
         if (!nb) break;
         S->o.at = nb;
         nb[S->o.nat].name = tmp.at[i].name;
         nb[S->o.nat++].value = tmp.at[i].value;
         tmp.at[i].name = NULL;
     }
-    ad_options_free(&tmp);
+    cli_options_free(&tmp);
 }
 
 static int word(const char *s, const char *w)
@@ -166,16 +166,16 @@ bad:
 static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int print,
                             const char *line, size_t line_len, int col)
 {
-    ad_source src = {.name = "<stdin>", .src = prog, .len = len};
+    cli_source src = {.name = "<stdin>", .src = prog, .len = len};
     /* the statement's first line is shown as the input line it came from */
     src.echo = line;
     src.echo_len = line_len;
     src.echo_at = S->lines + 1;
     src.col_shift = col - 1;
-    ad_result r;
+    cli_result r;
     ad_diag d;
-    ad_result_init(&r);
-    ad_errclass e = ad_run(&S->o, &src, S->t, S->w, &r, &d);
+    cli_result_init(&r);
+    ad_errclass e = cli_run(&S->o, &src, S->t, S->w, &r, &d);
     if (e) {
         if (d.line > S->lines) {
             src.line_shift = first - (S->lines + 1);
@@ -183,22 +183,22 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
             src.name = "<session>";
             src.echo = NULL;
         }
-        ad_print_error(stderr, &S->o, &src, &d);
+        cli_print_error(stderr, &S->o, &src, &d);
         fail(S, e);
     } else if (print) {
         /* JSON's "expr" is the statement, not the session before it */
-        ad_source shown = {.name = src.name, .src = prog + S->len, .len = len - S->len};
-        ad_print_result(stdout, &S->o, &shown, &r, 0);
+        cli_source shown = {.name = src.name, .src = prog + S->len, .len = len - S->len};
+        cli_print_result(stdout, &S->o, &shown, &r, 0);
         ad_tape *tt = S->last; S->last = S->t; S->t = tt;
         ad_work *ww = S->lastw; S->lastw = S->w; S->w = ww;
         S->have_last = 1;
         S->last_adj = r.has_adjoints;
         free(S->lastdiff);
-        S->lastdiff = r.diff;          /* kept: ad_result_free leaves it alone now */
+        S->lastdiff = r.diff;          /* kept: cli_result_free leaves it alone now */
         r.diff = NULL;
         free(S->lastsrc);
         S->lastsrclen = len > S->len ? len - S->len : 0;
-        S->lastsrc = ad_malloc(S->lastsrclen + 1);
+        S->lastsrc = adi_malloc(S->lastsrclen + 1);
         if (S->lastsrc) {
             memcpy(S->lastsrc, prog + S->len, S->lastsrclen);
             S->lastsrc[S->lastsrclen] = 0;
@@ -206,7 +206,7 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
             S->lastsrclen = 0;
         }
     }
-    ad_result_free(&r);
+    cli_result_free(&r);
     fflush(stdout);
     return e;
 }
@@ -276,8 +276,8 @@ static char *completion(const char *text, int state)
     static size_t i, j;
     size_t n = strlen(text);
     if (!state) i = j = 0;
-    while (i < ad_nfunctions) {
-        const ad_fninfo *f = &ad_functions[i++];
+    while (i < adi_nfunctions) {
+        const adi_fninfo *f = &adi_functions[i++];
         if (f->nargs_min > 0 && strncmp(f->name, text, n) == 0) return strdup(f->name);
     }
     while (complete_session && j < complete_session->o.nat) {
@@ -321,13 +321,13 @@ static char *read_line(int interactive, const char *prompt)
     return buf;
 }
 
-int ad_repl(const ad_options *opts, int interactive)
+int cli_repl(const cli_options *opts, int interactive)
 {
     session S;
     memset(&S, 0, sizeof S);
     S.o = *opts;
     /* the session owns a copy of the point, which :at changes */
-    S.o.at = ad_malloc((opts->nat ? opts->nat : 1) * sizeof *S.o.at);
+    S.o.at = adi_malloc((opts->nat ? opts->nat : 1) * sizeof *S.o.at);
     S.t = ad_tape_new();
     S.last = ad_tape_new();
     S.w = ad_work_new();

@@ -7,6 +7,6 @@
 
 /* runs the session; returns the exit status (that of the first error when
  * reading a stream, 0 after an interactive session) */
-int ad_repl(const ad_options *o, int interactive);
+int cli_repl(const cli_options *o, int interactive);
 
 #endif

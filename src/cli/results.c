@@ -21,7 +21,7 @@ static void jnum_or_null(FILE *f, double x, int prec)
     else jnum(f, x, prec);
 }
 
-static void jstr(FILE *f, const char *s) { ad_fput_json_string(f, s, strlen(s)); }
+static void jstr(FILE *f, const char *s) { adi_fput_json_string(f, s, strlen(s)); }
 
 static void jarray(FILE *f, const double *v, size_t n, int prec)
 {
@@ -33,7 +33,7 @@ static void jarray(FILE *f, const double *v, size_t n, int prec)
     putc(']', f);
 }
 
-static void jobject(FILE *f, const ad_cols *c, const double *v, int prec)
+static void jobject(FILE *f, const cli_cols *c, const double *v, int prec)
 {
     putc('{', f);
     for (size_t i = 0; i < c->n; i++) {
@@ -45,7 +45,7 @@ static void jobject(FILE *f, const ad_cols *c, const double *v, int prec)
     putc('}', f);
 }
 
-static void jnames(FILE *f, const ad_cols *c)
+static void jnames(FILE *f, const cli_cols *c)
 {
     putc('[', f);
     for (size_t i = 0; i < c->n; i++) {
@@ -65,7 +65,7 @@ static void jmatrix(FILE *f, const double *m, size_t rows, size_t cols, int prec
     putc(']', f);
 }
 
-static void json_check(FILE *f, const ad_options *o, const ad_result *r)
+static void json_check(FILE *f, const cli_options *o, const cli_result *r)
 {
     int p = o->precision;
     fputs(", \"check\": {\"step_scale\": ", f);   /* the shortest form, like every number */
@@ -98,11 +98,11 @@ static void json_check(FILE *f, const ad_options *o, const ad_result *r)
     fprintf(f, ", \"pass\": %s}", r->check_failed ? "false" : "true");
 }
 
-static void json_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r)
+static void json_result(FILE *f, const cli_options *o, const cli_source *s, const cli_result *r)
 {
     int p = o->precision;
     fputs("{\"expr\": ", f);
-    ad_fput_json_string(f, s->src, s->len);
+    adi_fput_json_string(f, s->src, s->len);
     fputs(", \"value\": ", f);
     jnum(f, r->value, p);
     if (r->has_grad) {
@@ -140,7 +140,7 @@ static void json_result(FILE *f, const ad_options *o, const ad_source *s, const 
  * runs short: widths are measured in a first pass, then printed. */
 
 /* the i-th "label = number" line of a result; 0 past the last */
-static int result_line(const ad_result *r, size_t i, char *label, size_t n, double *v)
+static int result_line(const cli_result *r, size_t i, char *label, size_t n, double *v)
 {
     size_t nc = r->cols.n;
     if (i-- == 0) { snprintf(label, n, "value"); *v = r->value; return 1; }
@@ -157,7 +157,7 @@ static int result_line(const ad_result *r, size_t i, char *label, size_t n, doub
     return 0;
 }
 
-static void result_lines(FILE *f, const ad_result *r, const char *indent, int prec)
+static void result_lines(FILE *f, const cli_result *r, const char *indent, int prec)
 {
     char label[64], num[40];
     double v;
@@ -216,7 +216,7 @@ static void vector(FILE *f, const char *prefix, const char *const *names, const 
 }
 
 /* "x*y+sin(x)" as a one-line header: newlines shown as spaces, long text cut */
-static void put_source_line(FILE *f, const ad_source *s, size_t max)
+static void put_source_line(FILE *f, const cli_source *s, size_t max)
 {
     size_t len = s->len;
     while (len > 0 && strchr(" \n\t\r", s->src[len - 1])) len--;
@@ -237,7 +237,7 @@ static const char *fd_text(char *buf, size_t n, double x, int prec)
     return ad_fmt_number(buf, n, x, prec);
 }
 
-static void text_check(FILE *f, const ad_options *o, const ad_result *r, const char *indent)
+static void text_check(FILE *f, const cli_options *o, const cli_result *r, const char *indent)
 {
     char a[40], b[40], c[40];
     size_t wn = 3, wa = 2, wf = 2;
@@ -248,8 +248,8 @@ static void text_check(FILE *f, const ad_options *o, const ad_result *r, const c
     }
     char s1[40], s2[40], s3[40];
     fprintf(f, "\n%sgradient check: central differences, h = %s*sqrt(eps)*max(1,|x|); "
-               "pass when |ad - fd| <= %s + %s*|ad|\n", indent, ad_fmt_double(s1, sizeof s1, o->step_scale),
-            ad_fmt_double(s2, sizeof s2, o->atol), ad_fmt_double(s3, sizeof s3, o->rtol));
+               "pass when |ad - fd| <= %s + %s*|ad|\n", indent, adi_fmt_double(s1, sizeof s1, o->step_scale),
+            adi_fmt_double(s2, sizeof s2, o->atol), adi_fmt_double(s3, sizeof s3, o->rtol));
     fprintf(f, "%s%-*s  %-*s  %-*s  %-9s  %s\n", indent, (int)wn, "var", (int)wa, "ad", (int)wf, "fd",
             "|ad - fd|", "status");
     for (size_t i = 0; i < r->cols.n; i++) {
@@ -275,9 +275,9 @@ static void text_check(FILE *f, const ad_options *o, const ad_result *r, const c
     fprintf(f, "%sresult: %s\n", indent, r->check_failed ? "FAIL" : "pass");
 }
 
-void ad_print_result(FILE *f, const ad_options *o, const ad_source *s, const ad_result *r, int several)
+void cli_print_result(FILE *f, const cli_options *o, const cli_source *s, const cli_result *r, int several)
 {
-    if (o->format == AD_FMT_JSON) {
+    if (o->format == CLI_FMT_JSON) {
         json_result(f, o, s, r);
         return;
     }
@@ -302,14 +302,14 @@ void ad_print_result(FILE *f, const ad_options *o, const ad_source *s, const ad_
     if (r->has_check) text_check(f, o, r, indent);
 }
 
-void ad_print_joint(FILE *f, const ad_options *o, const ad_joint *J)
+void cli_print_joint(FILE *f, const cli_options *o, const cli_joint *J)
 {
     int p = o->precision;
-    if (o->format == AD_FMT_JSON) {
+    if (o->format == CLI_FMT_JSON) {
         fputs("{\"exprs\": [", f);
         for (size_t r = 0; r < J->m; r++) {
             if (r) fputs(", ", f);
-            ad_fput_json_string(f, o->src[r].src, o->src[r].len);
+            adi_fput_json_string(f, o->src[r].src, o->src[r].len);
         }
         fputs("], \"values\": ", f);
         jarray(f, J->values, J->m, p);

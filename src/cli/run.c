@@ -8,16 +8,16 @@
 #include "run.h"
 #include "alloc.h"
 
-void ad_result_init(ad_result *r) { memset(r, 0, sizeof *r); }
+void cli_result_init(cli_result *r) { memset(r, 0, sizeof *r); }
 
-static void cols_free(ad_cols *c)
+static void cols_free(cli_cols *c)
 {
     free(c->names);
     free(c->in);
     memset(c, 0, sizeof *c);
 }
 
-void ad_result_free(ad_result *r)
+void cli_result_free(cli_result *r)
 {
     cols_free(&r->cols);
     free(r->grad);
@@ -26,12 +26,12 @@ void ad_result_free(ad_result *r)
     free(r->derivs);
     free(r->check);
     free(r->diff);
-    ad_result_init(r);
+    cli_result_init(r);
 }
 
 static ad_errclass nomem(ad_diag *d) { return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
 
-ad_errclass ad_prepare(const ad_options *o, ad_tape *t, ad_diag *d)
+ad_errclass cli_prepare(const cli_options *o, ad_tape *t, ad_diag *d)
 {
     ad_optstats st;
     size_t before = ad_tape_size(t);
@@ -51,7 +51,7 @@ ad_errclass ad_prepare(const ad_options *o, ad_tape *t, ad_diag *d)
 }
 
 /* index of name in -at, or -1 */
-static long at_index(const ad_options *o, const char *name, size_t len)
+static long at_index(const cli_options *o, const char *name, size_t len)
 {
     for (size_t j = 0; j < o->nat; j++)
         if (strlen(o->at[j].name) == len && memcmp(o->at[j].name, name, len) == 0) return (long)j;
@@ -60,7 +60,7 @@ static long at_index(const ad_options *o, const char *name, size_t len)
 
 /* the point: x[i] for every tape input i, and in_of[j] the tape input of
  * -at variable j (or -1) */
-ad_errclass ad_bind(const ad_options *o, const ad_tape *t, double *x, long *in_of, ad_diag *d)
+ad_errclass cli_bind(const cli_options *o, const ad_tape *t, double *x, long *in_of, ad_diag *d)
 {
     size_t ni = ad_tape_ninputs(t);
     for (size_t j = 0; j < o->nat; j++) in_of[j] = -1;
@@ -90,12 +90,12 @@ ad_errclass ad_bind(const ad_options *o, const ad_tape *t, double *x, long *in_o
 }
 
 /* the derivative columns; diff marks their tape inputs */
-ad_errclass ad_columns(const ad_options *o, const long *in_of, size_t ni, ad_cols *c,
+ad_errclass cli_columns(const cli_options *o, const long *in_of, size_t ni, cli_cols *c,
                        unsigned char *diff, ad_diag *d)
 {
     size_t n = o->nwrt ? o->nwrt : o->nat;
-    c->names = ad_malloc((n ? n : 1) * sizeof *c->names);
-    c->in = ad_malloc((n ? n : 1) * sizeof *c->in);
+    c->names = adi_malloc((n ? n : 1) * sizeof *c->names);
+    c->in = adi_malloc((n ? n : 1) * sizeof *c->in);
     if (!c->names || !c->in) return nomem(d);
     c->n = n;
     memset(diff, 0, ni);
@@ -110,11 +110,11 @@ ad_errclass ad_columns(const ad_options *o, const long *in_of, size_t ni, ad_col
 }
 
 /* identity seeds over the columns that occur on the tape: ni x k */
-static double *unit_seeds(const ad_cols *c, size_t ni, size_t *k)
+static double *unit_seeds(const cli_cols *c, size_t ni, size_t *k)
 {
     *k = 0;
     for (size_t j = 0; j < c->n; j++) *k += c->in[j] >= 0;
-    double *s = ad_malloc((ni * *k > 0 ? ni * *k : 1) * sizeof *s);
+    double *s = adi_malloc((ni * *k > 0 ? ni * *k : 1) * sizeof *s);
     if (!s) return NULL;
     memset(s, 0, ni * *k * sizeof *s);
     for (size_t j = 0, col = 0; j < c->n; j++)
@@ -123,9 +123,9 @@ static double *unit_seeds(const ad_cols *c, size_t ni, size_t *k)
 }
 
 /* the --seed direction on the tape inputs, marking them in diff */
-static double *seed_vector(const ad_options *o, const long *in_of, size_t ni, unsigned char *diff)
+static double *seed_vector(const cli_options *o, const long *in_of, size_t ni, unsigned char *diff)
 {
-    double *v = ad_malloc((ni ? ni : 1) * sizeof *v);
+    double *v = adi_malloc((ni ? ni : 1) * sizeof *v);
     if (!v) return NULL;
     memset(diff, 0, ni);
     for (size_t i = 0; i < ni; i++) v[i] = 0;
@@ -139,12 +139,12 @@ static double *seed_vector(const ad_options *o, const long *in_of, size_t ni, un
     return v;
 }
 
-static ad_errclass do_hessian(const ad_options *o, const ad_tape *t, ad_work *w, const double *x,
-                              const long *in_of, ad_result *r, ad_diag *d)
+static ad_errclass do_hessian(const cli_options *o, const ad_tape *t, ad_work *w, const double *x,
+                              const long *in_of, cli_result *r, ad_diag *d)
 {
     size_t ni = ad_tape_ninputs(t), nc = r->cols.n, k;
-    double *seeds, *g = ad_malloc((ni ? ni : 1) * sizeof *g), *hs = NULL;
-    unsigned char *dir_diff = ad_malloc(ni ? ni : 1);
+    double *seeds, *g = adi_malloc((ni ? ni : 1) * sizeof *g), *hs = NULL;
+    unsigned char *dir_diff = adi_malloc(ni ? ni : 1);
     ad_errclass e = AD_E_NONE;
     if (!g || !dir_diff) { e = nomem(d); goto out; }
     memset(dir_diff, 0, ni);
@@ -160,22 +160,22 @@ static ad_errclass do_hessian(const ad_options *o, const ad_tape *t, ad_work *w,
     }
     /* the gradient's inputs and the seeded ones both move */
     for (size_t i = 0; i < ni; i++) dir_diff[i] = (unsigned char)(dir_diff[i] | r->diff[i]);
-    hs = ad_malloc((ni * k > 0 ? ni * k : 1) * sizeof *hs);
+    hs = adi_malloc((ni * k > 0 ? ni * k : 1) * sizeof *hs);
     if (!hs) { free(seeds); e = nomem(d); goto out; }
     e = ad_hessian(t, w, x, dir_diff, seeds, k, o->policy, g, hs, d);
     free(seeds);
     if (e) goto out;
-    r->grad = ad_malloc((nc ? nc : 1) * sizeof *r->grad);
+    r->grad = adi_malloc((nc ? nc : 1) * sizeof *r->grad);
     if (!r->grad) { e = nomem(d); goto out; }
     for (size_t a = 0; a < nc; a++) r->grad[a] = r->cols.in[a] >= 0 ? g[r->cols.in[a]] : 0;
     r->has_grad = 1;
     if (o->nseed) {
-        r->hvp = ad_malloc((nc ? nc : 1) * sizeof *r->hvp);
+        r->hvp = adi_malloc((nc ? nc : 1) * sizeof *r->hvp);
         if (!r->hvp) { e = nomem(d); goto out; }
         for (size_t a = 0; a < nc; a++) r->hvp[a] = r->cols.in[a] >= 0 ? hs[r->cols.in[a]] : 0;
         r->has_hvp = 1;
     } else {
-        r->hessian = ad_malloc((nc * nc > 0 ? nc * nc : 1) * sizeof *r->hessian);
+        r->hessian = adi_malloc((nc * nc > 0 ? nc * nc : 1) * sizeof *r->hessian);
         if (!r->hessian) { e = nomem(d); goto out; }
         /* column j of H S is direction j: the present columns in order */
         for (size_t a = 0; a < nc; a++) {
@@ -199,20 +199,20 @@ out:
     return e;
 }
 
-static ad_errclass do_order(const ad_options *o, const ad_tape *t, ad_work *w, const double *x,
-                            const long *in_of, ad_result *r, ad_diag *d)
+static ad_errclass do_order(const cli_options *o, const ad_tape *t, ad_work *w, const double *x,
+                            const long *in_of, cli_result *r, ad_diag *d)
 {
     size_t ni = ad_tape_ninputs(t);
     int K = o->order;
-    double *dir, *coef = ad_malloc((size_t)(K + 1) * sizeof *coef);
-    unsigned char *dd = ad_malloc(ni ? ni : 1);
+    double *dir, *coef = adi_malloc((size_t)(K + 1) * sizeof *coef);
+    unsigned char *dd = adi_malloc(ni ? ni : 1);
     ad_errclass e = AD_E_NONE;
     if (!coef || !dd) { free(coef); free(dd); return nomem(d); }
     if (o->nseed) {
         dir = seed_vector(o, in_of, ni, dd);
     } else {
         /* the one variable */
-        dir = ad_malloc((ni ? ni : 1) * sizeof *dir);
+        dir = adi_malloc((ni ? ni : 1) * sizeof *dir);
         if (dir) {
             memset(dd, 0, ni);
             for (size_t i = 0; i < ni; i++) dir[i] = 0;
@@ -225,7 +225,7 @@ static ad_errclass do_order(const ad_options *o, const ad_tape *t, ad_work *w, c
     if (!dir) { free(coef); free(dd); return nomem(d); }
     e = ad_taylor(t, w, x, dd, dir, K, o->policy, coef, d);
     if (!e) {
-        r->derivs = ad_malloc((size_t)K * sizeof *r->derivs);
+        r->derivs = adi_malloc((size_t)K * sizeof *r->derivs);
         if (!r->derivs) {
             e = nomem(d);
         } else {
@@ -244,12 +244,12 @@ static ad_errclass do_order(const ad_options *o, const ad_tape *t, ad_work *w, c
     return e;
 }
 
-static ad_errclass do_check(const ad_options *o, const ad_tape *t, ad_work *w, const double *x,
-                            ad_result *r, ad_diag *d)
+static ad_errclass do_check(const cli_options *o, const ad_tape *t, ad_work *w, const double *x,
+                            cli_result *r, ad_diag *d)
 {
     size_t ni = ad_tape_ninputs(t), nc = r->cols.n;
-    ad_check_item *items = ad_malloc((ni ? ni : 1) * sizeof *items);
-    r->check = ad_malloc((nc ? nc : 1) * sizeof *r->check);
+    ad_check_item *items = adi_malloc((ni ? ni : 1) * sizeof *items);
+    r->check = adi_malloc((nc ? nc : 1) * sizeof *r->check);
     if (!items || !r->check) { free(items); return nomem(d); }
     ad_errclass e = ad_check_gradient(t, w, x, r->diff, o->policy, o->step_scale, o->rtol, o->atol,
                                       items, &r->fwd_rev, d);
@@ -274,25 +274,25 @@ static ad_errclass do_check(const ad_options *o, const ad_tape *t, ad_work *w, c
     return e;
 }
 
-ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work *w,
-                   ad_result *r, ad_diag *d)
+ad_errclass cli_run(const cli_options *o, const cli_source *s, ad_tape *t, ad_work *w,
+                   cli_result *r, ad_diag *d)
 {
     ad_errclass e = ad_parse(t, s->src, s->len, d);
     if (e) return e;
-    if ((e = ad_prepare(o, t, d))) return e;
+    if ((e = cli_prepare(o, t, d))) return e;
     size_t ni = ad_tape_ninputs(t), nat = o->nat;
-    double *x = ad_malloc((ni ? ni : 1) * sizeof *x);
-    long *in_of = ad_malloc((nat ? nat : 1) * sizeof *in_of);
-    double *g = ad_malloc((ni ? ni : 1) * sizeof *g), *seeds = NULL;
-    r->diff = ad_malloc(ni ? ni : 1);
+    double *x = adi_malloc((ni ? ni : 1) * sizeof *x);
+    long *in_of = adi_malloc((nat ? nat : 1) * sizeof *in_of);
+    double *g = adi_malloc((ni ? ni : 1) * sizeof *g), *seeds = NULL;
+    r->diff = adi_malloc(ni ? ni : 1);
     if (!x || !in_of || !g || !r->diff) { e = nomem(d); goto out; }
-    if ((e = ad_bind(o, t, x, in_of, d))) goto out;
+    if ((e = cli_bind(o, t, x, in_of, d))) goto out;
     int derivs = o->grad || o->hessian || o->order || o->check;
-    if (derivs && (e = ad_columns(o, in_of, ni, &r->cols, r->diff, d))) goto out;
+    if (derivs && (e = cli_columns(o, in_of, ni, &r->cols, r->diff, d))) goto out;
 
     /* the directional derivative: forward mode unless --mode reverse */
     if (o->nseed && !o->hessian && !o->order) {
-        unsigned char *sd = ad_malloc(ni ? ni : 1);
+        unsigned char *sd = adi_malloc(ni ? ni : 1);
         seeds = sd ? seed_vector(o, in_of, ni, sd) : NULL;
         if (!seeds) { free(sd); e = nomem(d); goto out; }
         if (o->mode == AD_MODE_REVERSE) {
@@ -319,7 +319,7 @@ ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work 
         if ((e = do_hessian(o, t, w, x, in_of, r, d))) goto out;
     } else if (o->grad) {
         size_t nc = r->cols.n;
-        r->grad = ad_malloc((nc ? nc : 1) * sizeof *r->grad);
+        r->grad = adi_malloc((nc ? nc : 1) * sizeof *r->grad);
         if (!r->grad) { e = nomem(d); goto out; }
         size_t present = 0;
         for (size_t c = 0; c < nc; c++) present += r->cols.in[c] >= 0;
@@ -328,7 +328,7 @@ ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work 
             /* one sweep of width k = the differentiated inputs that occur */
             size_t k;
             double *sd = unit_seeds(&r->cols, ni, &k);
-            double *fo = ad_malloc((k ? k : 1) * sizeof *fo);
+            double *fo = adi_malloc((k ? k : 1) * sizeof *fo);
             if (!sd || !fo) { free(sd); free(fo); e = nomem(d); goto out; }
             e = ad_forward(t, w, x, r->diff, sd, k, o->policy, fo, d);
             for (size_t c = 0, col = 0; !e && c < nc; c++) r->grad[c] = r->cols.in[c] >= 0 ? fo[col++] : 0;

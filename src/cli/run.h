@@ -12,7 +12,7 @@ typedef struct {
     size_t n;
     const char **names;
     long *in;             /* the tape input of each, or -1 when it does not occur */
-} ad_cols;
+} cli_cols;
 
 /* forward and reverse gradients differ by less than this times the sum of
  * the magnitudes of the terms they add up (in other orders); --check
@@ -21,7 +21,7 @@ typedef struct {
 
 typedef struct {
     double value;
-    ad_cols cols;
+    cli_cols cols;
     double *grad;         /* d/dv for the columns */
     int has_grad;
     double jvp;
@@ -37,40 +37,40 @@ typedef struct {
     int has_check, check_failed;
     int has_adjoints;     /* the workspace holds a reverse sweep (for the dump) */
     unsigned char *diff;  /* differentiated inputs of the last sweep (for the dump) */
-} ad_result;
+} cli_result;
 
-void ad_result_init(ad_result *r);
-void ad_result_free(ad_result *r);
+void cli_result_init(cli_result *r);
+void cli_result_free(cli_result *r);
 
 /* records s on t and computes what o asks for, using w; on failure d says why */
-ad_errclass ad_run(const ad_options *o, const ad_source *s, ad_tape *t, ad_work *w,
-                   ad_result *r, ad_diag *d);
+ad_errclass cli_run(const cli_options *o, const cli_source *s, ad_tape *t, ad_work *w,
+                   cli_result *r, ad_diag *d);
 
 /* all the expressions as outputs of one tape */
 typedef struct {
     size_t m;
     double *values;       /* m */
-    ad_cols cols;
+    cli_cols cols;
     double *jac;          /* m x cols, row-major */
     int has_jac;
     double *vjp;          /* cols */
     int has_vjp;
     double *jvp;          /* m */
     int has_jvp;
-} ad_joint;
+} cli_joint;
 
 /* optimises a freshly parsed tape unless --no-optimize, and reports
  * --stats on stderr (run.c) */
-ad_errclass ad_prepare(const ad_options *o, ad_tape *t, ad_diag *d);
+ad_errclass cli_prepare(const cli_options *o, ad_tape *t, ad_diag *d);
 
 /* shared by run.c and run_joint.c */
-ad_errclass ad_bind(const ad_options *o, const ad_tape *t, double *x, long *in_of, ad_diag *d);
-ad_errclass ad_columns(const ad_options *o, const long *in_of, size_t ni, ad_cols *c,
+ad_errclass cli_bind(const cli_options *o, const ad_tape *t, double *x, long *in_of, ad_diag *d);
+ad_errclass cli_columns(const cli_options *o, const long *in_of, size_t ni, cli_cols *c,
                        unsigned char *diff, ad_diag *d);
 
-void ad_joint_init(ad_joint *j);
-void ad_joint_free(ad_joint *j);
+void cli_joint_init(cli_joint *j);
+void cli_joint_free(cli_joint *j);
 /* --jacobian, --adjoint: on failure d->src names the expression at fault */
-ad_errclass ad_run_joint(const ad_options *o, ad_tape *t, ad_work *w, ad_joint *j, ad_diag *d);
+ad_errclass cli_run_joint(const cli_options *o, ad_tape *t, ad_work *w, cli_joint *j, ad_diag *d);
 
 #endif

@@ -7,9 +7,9 @@
 #include "run.h"
 #include "alloc.h"
 
-void ad_joint_init(ad_joint *j) { memset(j, 0, sizeof *j); }
+void cli_joint_init(cli_joint *j) { memset(j, 0, sizeof *j); }
 
-void ad_joint_free(ad_joint *j)
+void cli_joint_free(cli_joint *j)
 {
     free(j->values);
     free(j->cols.names);
@@ -17,14 +17,14 @@ void ad_joint_free(ad_joint *j)
     free(j->jac);
     free(j->vjp);
     free(j->jvp);
-    ad_joint_init(j);
+    cli_joint_init(j);
 }
 
-ad_errclass ad_run_joint(const ad_options *o, ad_tape *t, ad_work *w, ad_joint *J, ad_diag *d)
+ad_errclass cli_run_joint(const cli_options *o, ad_tape *t, ad_work *w, cli_joint *J, ad_diag *d)
 {
     size_t m = o->nsrc;
-    const char **srcs = ad_malloc(m * sizeof *srcs);
-    size_t *lens = ad_malloc(m * sizeof *lens);
+    const char **srcs = adi_malloc(m * sizeof *srcs);
+    size_t *lens = adi_malloc(m * sizeof *lens);
     if (!srcs || !lens) {
         free(srcs);
         free(lens);
@@ -42,32 +42,32 @@ ad_errclass ad_run_joint(const ad_options *o, ad_tape *t, ad_work *w, ad_joint *
         if (d) d->src = (int)failed;
         return e;
     }
-    if ((e = ad_prepare(o, t, d))) return e;
+    if ((e = cli_prepare(o, t, d))) return e;
     size_t ni = ad_tape_ninputs(t), nat = o->nat, nc;
-    double *x = ad_malloc((ni ? ni : 1) * sizeof *x), *g = ad_malloc((ni ? ni : 1) * sizeof *g);
-    double *wout = ad_malloc(m * sizeof *wout), *seeds = NULL, *fo = NULL;
-    long *in_of = ad_malloc((nat ? nat : 1) * sizeof *in_of);
-    unsigned char *diff = ad_malloc(ni ? ni : 1);
+    double *x = adi_malloc((ni ? ni : 1) * sizeof *x), *g = adi_malloc((ni ? ni : 1) * sizeof *g);
+    double *wout = adi_malloc(m * sizeof *wout), *seeds = NULL, *fo = NULL;
+    long *in_of = adi_malloc((nat ? nat : 1) * sizeof *in_of);
+    unsigned char *diff = adi_malloc(ni ? ni : 1);
     J->m = m;
-    J->values = ad_malloc(m * sizeof *J->values);
+    J->values = adi_malloc(m * sizeof *J->values);
     if (!x || !g || !wout || !in_of || !diff || !J->values) goto nomem;
-    if ((e = ad_bind(o, t, x, in_of, d))) goto out;
-    if ((e = ad_columns(o, in_of, ni, &J->cols, diff, d))) goto out;
+    if ((e = cli_bind(o, t, x, in_of, d))) goto out;
+    if ((e = cli_columns(o, in_of, ni, &J->cols, diff, d))) goto out;
     nc = J->cols.n;
 
     if ((e = ad_eval(t, w, x, d))) goto out;
     for (size_t r = 0; r < m; r++) J->values[r] = ad_output_value(t, w, r);
 
     if (o->jacobian) {
-        J->jac = ad_malloc((m * nc > 0 ? m * nc : 1) * sizeof *J->jac);
+        J->jac = adi_malloc((m * nc > 0 ? m * nc : 1) * sizeof *J->jac);
         if (!J->jac) goto nomem;
         size_t k = 0;
         for (size_t c = 0; c < nc; c++) k += J->cols.in[c] >= 0;
         int forward = o->mode == AD_MODE_FORWARD ||
                       ((o->mode == AD_MODE_AUTO || o->mode == AD_MODE_DEFAULT) && k <= m);
         if (forward) {
-            seeds = ad_malloc((ni * k > 0 ? ni * k : 1) * sizeof *seeds);
-            fo = ad_malloc((m * k > 0 ? m * k : 1) * sizeof *fo);
+            seeds = adi_malloc((ni * k > 0 ? ni * k : 1) * sizeof *seeds);
+            fo = adi_malloc((m * k > 0 ? m * k : 1) * sizeof *fo);
             if (!seeds || !fo) goto nomem;
             memset(seeds, 0, ni * k * sizeof *seeds);
             for (size_t c = 0, col = 0; c < nc; c++)
@@ -88,7 +88,7 @@ ad_errclass ad_run_joint(const ad_options *o, ad_tape *t, ad_work *w, ad_joint *
         J->has_jac = 1;
     }
     if (o->adjoint) {
-        J->vjp = ad_malloc((nc ? nc : 1) * sizeof *J->vjp);
+        J->vjp = adi_malloc((nc ? nc : 1) * sizeof *J->vjp);
         if (!J->vjp) goto nomem;
         if ((e = ad_reverse_outputs(t, w, diff, o->policy, o->adjoint, g, d))) goto out;
         for (size_t c = 0; c < nc; c++) J->vjp[c] = J->cols.in[c] >= 0 ? g[J->cols.in[c]] : 0;
@@ -97,10 +97,10 @@ ad_errclass ad_run_joint(const ad_options *o, ad_tape *t, ad_work *w, ad_joint *
     if (o->nseed) {
         /* J v: forward mode with the --seed direction, width 1 */
         free(seeds);
-        seeds = ad_malloc((ni ? ni : 1) * sizeof *seeds);
-        J->jvp = ad_malloc(m * sizeof *J->jvp);
+        seeds = adi_malloc((ni ? ni : 1) * sizeof *seeds);
+        J->jvp = adi_malloc(m * sizeof *J->jvp);
         if (!seeds || !J->jvp) goto nomem;
-        unsigned char *sd = ad_malloc(ni ? ni : 1);
+        unsigned char *sd = adi_malloc(ni ? ni : 1);
         if (!sd) goto nomem;
         memset(sd, 0, ni);
         for (size_t i = 0; i < ni; i++) seeds[i] = 0;

@@ -7,9 +7,9 @@
 
 #include <stdlib.h>
 
-static inline void *ad_malloc(size_t n) { return malloc(n ? n : 1); }
-static inline void *ad_realloc(void *p, size_t n) { return realloc(p, n ? n : 1); }
+static inline void *adi_malloc(size_t n) { return malloc(n ? n : 1); }
+static inline void *adi_realloc(void *p, size_t n) { return realloc(p, n ? n : 1); }
 /* grows *p (of *cap elements of size elem) to hold at least need; 0 or -1 */
-int ad_grow(void **p, size_t *cap, size_t need, size_t elem);
+int adi_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 #endif

@@ -32,25 +32,25 @@
 #include "alloc.h"
 
 /* In the block, sin and cos take the branch-free path for every lane and
- * give nan beyond the range of its argument reduction (ad_trig_ok): the
- * nan flags the point, and the scalar engines compute it with ad_sin and
- * ad_cos, the same functions, which fall back to the C library there. */
-static inline double block_sin(double x) { return ad_trig_ok(x) ? ad_sin_core(x) : NAN; }
-static inline double block_cos(double x) { return ad_trig_ok(x) ? ad_cos_core(x) : NAN; }
-#define ad_sin block_sin
-#define ad_cos block_cos
+ * give nan beyond the range of its argument reduction (adi_trig_ok): the
+ * nan flags the point, and the scalar engines compute it with adi_sin and
+ * adi_cos, the same functions, which fall back to the C library there. */
+static inline double block_sin(double x) { return adi_trig_ok(x) ? adi_sin_core(x) : NAN; }
+static inline double block_cos(double x) { return adi_trig_ok(x) ? adi_cos_core(x) : NAN; }
+#define adi_sin block_sin
+#define adi_cos block_cos
 
 /* sin and cos come out of one argument reduction, so a differentiated sin
  * or cos node keeps its partial (cos a, or -sin a) from the forward sweep
  * in a row of its own instead of reducing again in the reverse sweep: the
  * same bits as block_cos and -block_sin (tests/test_vmath checks
- * ad_sincos_core against the cores). */
+ * adi_sincos_core against the cores). */
 static inline void block_sincos(double x, double *s, double *c)
 {
     double sv, cv;
-    ad_sincos_core(x, &sv, &cv);
-    *s = ad_trig_ok(x) ? sv : NAN;
-    *c = ad_trig_ok(x) ? cv : NAN;
+    adi_sincos_core(x, &sv, &cv);
+    *s = adi_trig_ok(x) ? sv : NAN;
+    *c = adi_trig_ok(x) ? cv : NAN;
 }
 
 /* The sweeps are compiled twice, for AVX2 (four doubles per instruction)
@@ -85,7 +85,7 @@ struct ad_block {
 
 ad_block *ad_block_new(void)
 {
-    ad_block *b = ad_malloc(sizeof *b);
+    ad_block *b = adi_malloc(sizeof *b);
     if (b) memset(b, 0, sizeof *b);
     return b;
 }
@@ -115,7 +115,7 @@ size_t ad_block_width(const ad_tape *t)
     return B < 1 ? 1 : B > 256 ? 256 : B;
 }
 
-/* one chain-rule term: the plain product.  The scalar engines' ad_term
+/* one chain-rule term: the plain product.  The scalar engines' adi_term
  * is 0 where either factor is 0, so that 0 * inf and 0 * nan are 0; here
  * the product is nan there.  A nan adjoint reaches the adjoint rows of the
  * inputs (any product or sum with a nan is nan), and flag_nan_grads then
@@ -168,7 +168,7 @@ typedef void stat_fn(const double *restrict A, const double *restrict Bv, double
                 Y[j] = (val);                                                                         \
             }                                                                                         \
         }                                                                                             \
-        if (!ad_op_has_domain(AD_OP_##E)) return;                                                     \
+        if (!adi_op_has_domain(AD_OP_##E)) return;                                                     \
         for (size_t j = 0; j < np; j++) {                                                             \
             double a = A[j], b = Bv[j];                                                               \
             (void)a; (void)b;                                                                         \
@@ -258,7 +258,7 @@ AD_BLOCK_CLONES static void rev_kept(const double *restrict P, const double *res
  * kernel and never stored: forward computes d = I(a, b) and the outer's
  * value from it; reverse computes d again, the outer's partials at it and
  * the inner's, and adds both steps' terms.  Every expression is the
- * engines' own (ad_op_value, ad_op_partials: ops.def's rules), so the bits
+ * engines' own (adi_op_value, adi_op_partials: ops.def's rules), so the bits
  * are those of the two nodes swept one by one. */
 
 /* inline the rules' switches, so that with the opcodes constant they fold
@@ -278,15 +278,15 @@ AD_BLOCK_CLONES static void rev_kept(const double *restrict P, const double *res
     {                                                                                                 \
         if (chk) {                                                                                    \
             for (size_t j = 0; j < np; j++) {                                                         \
-                double d = ad_op_value(AD_OP_##I, A[j], Bv[j]);                                       \
-                double y = (slot) ? ad_op_value(AD_OP_##O, C[j], d) : ad_op_value(AD_OP_##O, d, C[j]);\
+                double d = adi_op_value(AD_OP_##I, A[j], Bv[j]);                                       \
+                double y = (slot) ? adi_op_value(AD_OP_##O, C[j], d) : adi_op_value(AD_OP_##O, d, C[j]);\
                 Y[j] = y;                                                                             \
                 F[j] = fabs(y) <= lim ? F[j] : 1.0;                                                   \
             }                                                                                         \
         } else {                                                                                      \
             for (size_t j = 0; j < np; j++) {                                                         \
-                double d = ad_op_value(AD_OP_##I, A[j], Bv[j]);                                       \
-                Y[j] = (slot) ? ad_op_value(AD_OP_##O, C[j], d) : ad_op_value(AD_OP_##O, d, C[j]);    \
+                double d = adi_op_value(AD_OP_##I, A[j], Bv[j]);                                       \
+                Y[j] = (slot) ? adi_op_value(AD_OP_##O, C[j], d) : adi_op_value(AD_OP_##O, d, C[j]);    \
             }                                                                                         \
         }                                                                                             \
     }                                                                                                 \
@@ -307,11 +307,11 @@ AD_BLOCK_CLONES static void rev_kept(const double *restrict P, const double *res
         for (size_t j = 0; j < np; j++) {                                                             \
             double a = A[j], b = Bv[j], c = C[j], y = Y[j], g = G[j], po[2], pi[2];                   \
             unsigned char st[2];                                                                      \
-            double d = ad_op_value(AD_OP_##I, a, b);                                                  \
-            if (slot) ad_op_partials(AD_OP_##O, c, d, y, po, st);                                     \
-            else ad_op_partials(AD_OP_##O, d, c, y, po, st);                                          \
+            double d = adi_op_value(AD_OP_##I, a, b);                                                  \
+            if (slot) adi_op_partials(AD_OP_##O, c, d, y, po, st);                                     \
+            else adi_op_partials(AD_OP_##O, d, c, y, po, st);                                          \
             double gd = term(po[slot], g);                                                            \
-            ad_op_partials(AD_OP_##I, a, b, d, pi, st);                                               \
+            adi_op_partials(AD_OP_##I, a, b, d, pi, st);                                               \
             if (wc) GC[j] = (acc_c ? GC[j] : 0.0) + term(po[1 - (slot)], g);                          \
             if (wa) GA[j] = (acc_a ? GA[j] : 0.0) + term(pi[0], gd);                                  \
             if (wb) GB[j] = (acc_b ? GB[j] : 0.0) + term(pi[1], gd);                                  \
@@ -423,7 +423,7 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out)
             set[c.a] = 1;
             continue;
         }
-        if (ad_op_has_status(c.op)) kernel[c.op].stat(A, Bv, F, np, aa, ab);
+        if (adi_op_has_status(c.op)) kernel[c.op].stat(A, Bv, F, np, aa, ab);
         if (!set[i]) continue;   /* its adjoint is 0: it passes nothing on */
         /* an operand that shares this node's adjoint row (see share_rows)
          * already holds its adjoint */
@@ -628,8 +628,8 @@ static void find_fusions(const ad_tape *t, const ad_block *bk, int *fz, const un
             if (fused[f].outer != (int)c.op || k < (long)first || (int)t->code[k].op != fused[f].inner) continue;
             const ad_instr in = t->code[k];
             if (uses[k] != 1 || fz[k] != -1 || bk->chk[k] || bk->prow[k] >= 0 || bk->prow[i] >= 0) continue;
-            if (ad_op_has_domain(c.op) || ad_op_has_status(c.op) || ad_op_has_domain(in.op) ||
-                ad_op_has_status(in.op))
+            if (adi_op_has_domain(c.op) || adi_op_has_status(c.op) || adi_op_has_domain(in.op) ||
+                adi_op_has_status(in.op))
                 continue;
             if (in.a == in.b || in.a == other || (in.b >= 0 && in.b == other)) continue;
             fz[i] = (int)f;
@@ -680,10 +680,10 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
         free(bk->adj);
         free(bk->zero);
         free(bk->bad);
-        bk->val = ad_malloc(n * S * sizeof *bk->val);
-        bk->adj = ad_malloc(n * S * sizeof *bk->adj);
-        bk->zero = ad_malloc(B * sizeof *bk->zero);
-        bk->bad = ad_malloc(B * sizeof *bk->bad);
+        bk->val = adi_malloc(n * S * sizeof *bk->val);
+        bk->adj = adi_malloc(n * S * sizeof *bk->adj);
+        bk->zero = adi_malloc(B * sizeof *bk->zero);
+        bk->bad = adi_malloc(B * sizeof *bk->bad);
         if (!bk->val || !bk->adj || !bk->zero || !bk->bad) {
             bk->cap = 0;
             return -1;
@@ -693,26 +693,26 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
         bk->S = S;
         memset(bk->zero, 0, B * sizeof *bk->zero);
     }
-    if (ad_grow((void **)&bk->act, &bk->actcap, n, 1) < 0 ||
-        ad_grow((void **)&bk->set, &bk->setcap, n, 1) < 0 ||
-        ad_grow((void **)&bk->col, &bk->colcap, nd ? nd : 1, sizeof *bk->col) < 0)
+    if (adi_grow((void **)&bk->act, &bk->actcap, n, 1) < 0 ||
+        adi_grow((void **)&bk->set, &bk->setcap, n, 1) < 0 ||
+        adi_grow((void **)&bk->col, &bk->colcap, nd ? nd : 1, sizeof *bk->col) < 0)
         return -1;
     unsigned char *act = bk->act;
     for (size_t i = 0; i < ni; i++) act[i] = grad && diff[i];
     memset(act + ni, 0, nc);
     for (size_t i = ni + nc; i < n; i++)
         act[i] = (unsigned char)(act[t->code[i].a] || (t->code[i].b >= 0 && act[t->code[i].b]));
-    if (ad_grow((void **)&bk->prow, &bk->prowcap, n, sizeof *bk->prow) < 0) return -1;
+    if (adi_grow((void **)&bk->prow, &bk->prowcap, n, sizeof *bk->prow) < 0) return -1;
     size_t nparts = 0;
     for (size_t i = 0; i < n; i++) {
         int op = t->code[i].op;
         bk->prow[i] = i >= ni + nc && act[i] && (op == AD_OP_SIN || op == AD_OP_COS) ? (long)nparts++ : -1;
     }
-    if (nparts && ad_grow((void **)&bk->part, &bk->partcap, nparts * S, sizeof *bk->part) < 0) return -1;
-    if (ad_grow((void **)&bk->chk, &bk->chkcap, n, 1) < 0) return -1;
+    if (nparts && adi_grow((void **)&bk->part, &bk->partcap, nparts * S, sizeof *bk->part) < 0) return -1;
+    if (adi_grow((void **)&bk->chk, &bk->chkcap, n, 1) < 0) return -1;
     set_checks(t, bk->chk);
-    if (ad_grow((void **)&bk->arow, &bk->arowcap, n, sizeof *bk->arow) < 0) return -1;
-    if (ad_grow((void **)&bk->fz, &bk->fzcap, n, sizeof *bk->fz) < 0) return -1;
+    if (adi_grow((void **)&bk->arow, &bk->arowcap, n, sizeof *bk->arow) < 0) return -1;
+    if (adi_grow((void **)&bk->fz, &bk->fzcap, n, sizeof *bk->fz) < 0) return -1;
     count_uses(t, bk->set);   /* set is scratch until the reverse sweep */
     find_fusions(t, bk, bk->fz, bk->set);
     share_rows(t, bk->arow, bk->fz, bk->set);

@@ -6,34 +6,34 @@
 #include <string.h>
 #include "parse.h"
 
-static int32_t rec(ad_pctx *P, int op, int32_t a, int32_t b, int line, int col)
+static int32_t rec(adi_pctx *P, int op, int32_t a, int32_t b, int line, int col)
 {
-    int32_t i = ad_rec_op(P->t, op, a, b, line, col);
+    int32_t i = adi_rec_op(P->t, op, a, b, line, col);
     if (i < 0) longjmp(P->oom, 1);
     return i;
 }
 
-static int32_t constant(ad_pctx *P, double v, const char *text, int line, int col)
+static int32_t constant(adi_pctx *P, double v, const char *text, int line, int col)
 {
-    int32_t i = ad_rec_const(P->t, v, text, strlen(text), line, col);
+    int32_t i = adi_rec_const(P->t, v, text, strlen(text), line, col);
     if (i < 0) longjmp(P->oom, 1);
     return i;
 }
 
 static const char *plural(int n) { return n == 1 ? "" : "s"; }
 
-int32_t ad_call(ad_pctx *P, const ad_fninfo *fn, size_t nargs, int line, int col)
+int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int col)
 {
     int32_t *a = nargs ? P->args + P->nargs - nargs : NULL;
     if (nargs < (size_t)fn->nargs_min || nargs > (size_t)fn->nargs_max) {
         if (fn->nargs_max == AD_VARIADIC)
-            ad_perror(P, AD_E_SYNTAX, line, col, "%s takes at least %d arguments, got %zu",
+            adi_perror(P, AD_E_SYNTAX, line, col, "%s takes at least %d arguments, got %zu",
                       fn->name, fn->nargs_min, nargs);
         else if (fn->nargs_min == fn->nargs_max)
-            ad_perror(P, AD_E_SYNTAX, line, col, "%s takes %d argument%s, got %zu",
+            adi_perror(P, AD_E_SYNTAX, line, col, "%s takes %d argument%s, got %zu",
                       fn->name, fn->nargs_min, plural(fn->nargs_min), nargs);
         else
-            ad_perror(P, AD_E_SYNTAX, line, col, "%s takes %d to %d arguments, got %zu",
+            adi_perror(P, AD_E_SYNTAX, line, col, "%s takes %d to %d arguments, got %zu",
                       fn->name, fn->nargs_min, fn->nargs_max, nargs);
         return -1;
     }
@@ -56,7 +56,7 @@ int32_t ad_call(ad_pctx *P, const ad_fninfo *fn, size_t nargs, int line, int col
             r = rec(P, fn->code, arg[0], n > 1 ? arg[1] : -1, line, col);
         }
     } else {
-        switch ((ad_derived)fn->code) {
+        switch ((adi_derived)fn->code) {
         case AD_DER_RELU:          /* max(x, 0) */
             r = rec(P, AD_OP_MAX, arg[0], constant(P, 0, "0", line, col), line, col);
             break;
@@ -105,12 +105,12 @@ static size_t distance(const char *a, size_t n, const char *b, size_t m)
     return row[m];
 }
 
-const char *ad_suggest_function(const char *name, size_t len)
+const char *adi_suggest_function(const char *name, size_t len)
 {
     const char *best = NULL;
     size_t bestd = len <= 3 ? 1 : 2;
-    for (size_t i = 0; i < ad_nfunctions; i++) {
-        const ad_fninfo *f = &ad_functions[i];
+    for (size_t i = 0; i < adi_nfunctions; i++) {
+        const adi_fninfo *f = &adi_functions[i];
         if (f->nargs_min == 0) continue;
         size_t d = distance(name, len, f->name, strlen(f->name));
         if (d <= bestd && (!best || d < bestd)) {

@@ -68,12 +68,12 @@ ad_errclass ad_check_gradient(const ad_tape *t, ad_work *w, const double *inputs
                               double *fwd_rev, ad_diag *d)
 {
     size_t n = t->n, ni = t->ninputs;
-    double *g = ad_malloc((ni ? ni : 1) * sizeof *g), *gf = ad_malloc((ni ? ni : 1) * sizeof *gf);
-    double *x = ad_malloc((ni ? ni : 1) * sizeof *x);
-    double *seeds = ad_malloc((ni > 0 ? ni * ni : 1) * sizeof *seeds);
-    signed char *sig0 = ad_malloc(n ? n : 1), *sig = ad_malloc(n ? n : 1);
+    double *g = adi_malloc((ni ? ni : 1) * sizeof *g), *gf = adi_malloc((ni ? ni : 1) * sizeof *gf);
+    double *x = adi_malloc((ni ? ni : 1) * sizeof *x);
+    double *seeds = adi_malloc((ni > 0 ? ni * ni : 1) * sizeof *seeds);
+    signed char *sig0 = adi_malloc(n ? n : 1), *sig = adi_malloc(n ? n : 1);
     ad_errclass e = AD_E_NONE;
-    if (!g || !gf || !x || !seeds || !sig0 || !sig) { e = ad_err_nomem(d); goto out; }
+    if (!g || !gf || !x || !seeds || !sig0 || !sig) { e = adi_err_nomem(d); goto out; }
 
     /* the AD gradient from both engines */
     memset(seeds, 0, ni * ni * sizeof *seeds);

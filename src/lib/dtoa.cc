@@ -4,7 +4,7 @@
 // out.  Pure function, no state.
 #include <double-conversion/double-conversion.h>
 
-extern "C" int ad_shortest_digits(double v, char *digits, int size, int *len, int *point)
+extern "C" int adi_shortest_digits(double v, char *digits, int size, int *len, int *point)
 {
     bool sign = false;
     int length = 0, pt = 0;

@@ -28,7 +28,7 @@ static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char
     const ad_instr c = t->code[i];
     (void)diff;
     snprintf(r->idx, sizeof r->idx, "%zu", i);
-    r->op = ad_ops[c.op].name;
+    r->op = adi_ops[c.op].name;
     strcpy(r->a, "-");
     strcpy(r->b, "-");
     strcpy(r->da, "-");
@@ -36,7 +36,7 @@ static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char
     strcpy(r->adj, "-");
     r->param = "-";
     r->paramlen = 1;
-    ad_fmt_double(r->val, sizeof r->val, w->val[i]);
+    adi_fmt_double(r->val, sizeof r->val, w->val[i]);
     char self[24];
     snprintf(self, sizeof self, "t%zu", i);
     if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
@@ -55,23 +55,23 @@ static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char
             snprintf(r->b, sizeof r->b, "%d", c.b);
             snprintf(B, sizeof B, "t%d", c.b);
         }
-        ad_synopsis(s, sizeof s, (int)c.op, A, B);
+        adi_synopsis(s, sizeof s, (int)c.op, A, B);
         snprintf(r->syn, sizeof r->syn, "%s = %s", self, s);
         double a = w->val[c.a], b = c.b >= 0 ? w->val[c.b] : 0, p[2];
         unsigned char st[2];
-        ad_op_partials((int)c.op, a, b, w->val[i], p, st);
+        adi_op_partials((int)c.op, a, b, w->val[i], p, st);
         int aa = w->act[c.a], ab = c.b >= 0 && w->act[c.b];
-        int tie = ad_tie_is_kink(t, w->val, i);
+        int tie = adi_tie_is_kink(t, w->val, i);
         if (pol == AD_ZERO_SUBGRAD) {
             if (aa && st[0] != AD_OK && (st[0] != AD_KINK || tie)) p[0] = 0;
             if (ab && st[1] != AD_OK && (st[1] != AD_KINK || tie)) p[1] = 0;
         }
         r->p[0] = p[0];
         r->p[1] = p[1];
-        ad_fmt_double(r->da, sizeof r->da, p[0]);
-        if (c.b >= 0) ad_fmt_double(r->db, sizeof r->db, p[1]);
+        adi_fmt_double(r->da, sizeof r->da, p[0]);
+        if (c.b >= 0) adi_fmt_double(r->db, sizeof r->db, p[1]);
     }
-    if (with_adj && w->act[i]) ad_fmt_double(r->adj, sizeof r->adj, w->adj[i]);
+    if (with_adj && w->act[i]) adi_fmt_double(r->adj, sizeof r->adj, w->adj[i]);
 }
 
 static void header_expr(FILE *f, const char *src, size_t len)
@@ -141,7 +141,7 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
         dump_dot(f, t, w, diff, pol, with_adj, src, srclen);
     } else if (fmt == AD_DUMP_JSON) {
         fprintf(f, "{\"format\": \"adcalc-tape\", \"version\": %d, \"expr\": ", AD_TAPE_FORMAT_VERSION);
-        ad_fput_json_string(f, src, srclen);
+        adi_fput_json_string(f, src, srclen);
         fprintf(f, ", \"inputs\": %zu, \"constants\": %zu, \"operations\": %zu, \"bytes\": %zu, "
                    "\"output\": %d, \"nodes\": [\n", ni, nc, n - ni - nc, bytes, t->nout ? t->outs[0] : -1);
         for (size_t i = 0; i < n; i++) {
@@ -154,7 +154,7 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
                 if (c.b >= 0) fprintf(f, ", %d", c.b);
             }
             fputs("], \"param\": ", f);
-            if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) ad_fput_json_string(f, r.param, r.paramlen);
+            if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) adi_fput_json_string(f, r.param, r.paramlen);
             else fputs("null", f);
             fprintf(f, ", \"value\": %s, \"partials\": [", ad_fmt_json_number(num, sizeof num, w->val[i], 0));
             if (c.op != AD_OP_INPUT && c.op != AD_OP_CONST) {
@@ -165,7 +165,7 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
             if (r.adj[0] == '-' && r.adj[1] == 0) fputs("null", f);
             else fputs(ad_fmt_json_number(num, sizeof num, w->adj[i], 0), f);
             fputs(", \"synopsis\": ", f);
-            ad_fput_json_string(f, r.syn, strlen(r.syn));
+            adi_fput_json_string(f, r.syn, strlen(r.syn));
             fprintf(f, "}%s\n", i + 1 < n ? "," : "");
         }
         fputs("]}\n", f);

@@ -9,7 +9,7 @@
 
 ad_work *ad_work_new(void)
 {
-    ad_work *w = ad_malloc(sizeof *w);
+    ad_work *w = adi_malloc(sizeof *w);
     if (w) memset(w, 0, sizeof *w);
     return w;
 }
@@ -25,20 +25,20 @@ void ad_work_free(ad_work *w)
     free(w);
 }
 
-int ad_work_reserve(ad_work *w, size_t n, size_t k, int need_adj)
+int adi_work_reserve(ad_work *w, size_t n, size_t k, int need_adj)
 {
-    if (ad_grow((void **)&w->val, &w->valcap, n, sizeof *w->val) < 0 ||
-        ad_grow((void **)&w->act, &w->actcap, n, sizeof *w->act) < 0)
+    if (adi_grow((void **)&w->val, &w->valcap, n, sizeof *w->val) < 0 ||
+        adi_grow((void **)&w->act, &w->actcap, n, sizeof *w->act) < 0)
         return -1;
-    if (need_adj && ad_grow((void **)&w->adj, &w->adjcap, n, sizeof *w->adj) < 0) return -1;
+    if (need_adj && adi_grow((void **)&w->adj, &w->adjcap, n, sizeof *w->adj) < 0) return -1;
     if (k > 0) {
         if (n > SIZE_MAX / k) return -1;
-        if (ad_grow((void **)&w->tan, &w->tancap, n * k, sizeof *w->tan) < 0) return -1;
+        if (adi_grow((void **)&w->tan, &w->tancap, n * k, sizeof *w->tan) < 0) return -1;
     }
     return 0;
 }
 
-ad_errclass ad_err_nomem(ad_diag *d)
+ad_errclass adi_err_nomem(ad_diag *d)
 {
     return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
 }
@@ -48,12 +48,12 @@ static void describe(const ad_tape *t, const ad_work *w, size_t i, char *buf, si
 {
     const ad_instr *c = &t->code[i];
     char A[32] = "", B[32] = "";
-    if (c->a >= 0) ad_fmt_double(A, sizeof A, w->val[c->a]);
-    if (c->b >= 0) ad_fmt_double(B, sizeof B, w->val[c->b]);
-    ad_synopsis(buf, n, (int)c->op, A, B);
+    if (c->a >= 0) adi_fmt_double(A, sizeof A, w->val[c->a]);
+    if (c->b >= 0) adi_fmt_double(B, sizeof B, w->val[c->b]);
+    adi_synopsis(buf, n, (int)c->op, A, B);
 }
 
-ad_errclass ad_err_domain(const ad_tape *t, const ad_work *w, size_t i, const char *why, ad_diag *d)
+ad_errclass adi_err_domain(const ad_tape *t, const ad_work *w, size_t i, const char *why, ad_diag *d)
 {
     char what[96];
     describe(t, w, i, what, sizeof what);
@@ -62,7 +62,7 @@ ad_errclass ad_err_domain(const ad_tape *t, const ad_work *w, size_t i, const ch
     return AD_E_DOMAIN;
 }
 
-ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d)
+ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d)
 {
     char what[96];
     describe(t, w, i, what, sizeof what);
@@ -90,7 +90,7 @@ ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int statu
  * minimum, i.e. no later argument of the chain undercuts it.  A nested
  * min(min(a, b), c) written by the user has two call positions and keeps
  * the plain two-argument rule. */
-int ad_tie_is_kink(const ad_tape *t, const double *v, size_t i)
+int adi_tie_is_kink(const ad_tape *t, const double *v, size_t i)
 {
     const ad_instr *c = t->code;
     uint32_t op = c[i].op;
@@ -108,7 +108,7 @@ int ad_tie_is_kink(const ad_tape *t, const double *v, size_t i)
 ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag *d)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
-    if (ad_work_reserve(w, n, 0, 0) < 0) return ad_err_nomem(d);
+    if (adi_work_reserve(w, n, 0, 0) < 0) return adi_err_nomem(d);
     w->n = n;
     w->has_adj = 0;
     memset(w->act, 0, n);
@@ -118,10 +118,10 @@ ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag 
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
-        const char *why = ad_op_domain((int)c.op, a, b);
-        if (why) return ad_err_domain(t, w, i, why, d);
-        v[i] = ad_op_value((int)c.op, a, b);
-        if (isnan(v[i])) return ad_err_domain(t, w, i, AD_NAN_REASON, d);
+        const char *why = adi_op_domain((int)c.op, a, b);
+        if (why) return adi_err_domain(t, w, i, why, d);
+        v[i] = adi_op_value((int)c.op, a, b);
+        if (isnan(v[i])) return adi_err_domain(t, w, i, AD_NAN_REASON, d);
     }
     return AD_E_NONE;
 }

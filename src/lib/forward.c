@@ -11,7 +11,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
                        ad_policy pol, double *out, ad_diag *d)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
-    if (ad_work_reserve(w, n, k ? k : 1, 0) < 0) return ad_err_nomem(d);
+    if (adi_work_reserve(w, n, k ? k : 1, 0) < 0) return adi_err_nomem(d);
     w->n = n;
     w->has_adj = 0;
     double *v = w->val, *T = w->tan;
@@ -30,21 +30,21 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
-        const char *why = ad_op_domain((int)c.op, a, b);
-        if (why) return ad_err_domain(t, w, i, why, d);
-        double y = v[i] = ad_op_value((int)c.op, a, b);
-        if (isnan(y)) return ad_err_domain(t, w, i, AD_NAN_REASON, d);
+        const char *why = adi_op_domain((int)c.op, a, b);
+        if (why) return adi_err_domain(t, w, i, why, d);
+        double y = v[i] = adi_op_value((int)c.op, a, b);
+        if (isnan(y)) return adi_err_domain(t, w, i, AD_NAN_REASON, d);
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
-        if (!isfinite(y)) return ad_err_domain(t, w, i, AD_INF_REASON, d);
+        if (!isfinite(y)) return adi_err_domain(t, w, i, AD_INF_REASON, d);
 
         double p[2];
         unsigned char st[2];
-        ad_op_partials((int)c.op, a, b, y, p, st);
+        adi_op_partials((int)c.op, a, b, y, p, st);
         for (int j = 0; j < 2; j++) {
             if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-            if (st[j] == AD_KINK && !ad_tie_is_kink(t, v, i)) continue;
+            if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
             if (pol == AD_ZERO_SUBGRAD) p[j] = 0;
             else if (st[j] == AD_SINGULAR && sing == SIZE_MAX) { sing = i; sing_st = st[j]; }
             else if (st[j] == AD_KINK && kink == SIZE_MAX) { kink = i; kink_st = st[j]; }
@@ -52,17 +52,17 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         double *ti = T + i * k;
         const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
         /* an operand that does not move in a direction contributes nothing
-         * to it, even where its partial overflowed (ad_term) */
+         * to it, even where its partial overflowed (adi_term) */
         if (aa && ab) {
-            for (size_t j = 0; j < k; j++) ti[j] = ad_term(p[0], ta[j]) + ad_term(p[1], tb[j]);
+            for (size_t j = 0; j < k; j++) ti[j] = adi_term(p[0], ta[j]) + adi_term(p[1], tb[j]);
         } else if (aa) {
-            for (size_t j = 0; j < k; j++) ti[j] = ad_term(p[0], ta[j]);
+            for (size_t j = 0; j < k; j++) ti[j] = adi_term(p[0], ta[j]);
         } else {
-            for (size_t j = 0; j < k; j++) ti[j] = ad_term(p[1], tb[j]);
+            for (size_t j = 0; j < k; j++) ti[j] = adi_term(p[1], tb[j]);
         }
     }
-    if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);
-    if (kink != SIZE_MAX) return ad_err_point(t, w, kink, kink_st, d);
+    if (sing != SIZE_MAX) return adi_err_point(t, w, sing, sing_st, d);
+    if (kink != SIZE_MAX) return adi_err_point(t, w, kink, kink_st, d);
     for (size_t r = 0; r < t->nout; r++) {
         size_t o = (size_t)t->outs[r];
         for (size_t j = 0; j < k; j++) out[r * k + j] = act[o] ? T[o * k + j] : 0;

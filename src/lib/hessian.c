@@ -14,14 +14,14 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
                        ad_policy pol, double *grad, double *hs, ad_diag *d)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts, kk = k ? k : 1;
-    double *fo = ad_malloc(t->nout * kk * sizeof *fo);
-    if (!fo) return ad_err_nomem(d);
+    double *fo = adi_malloc(t->nout * kk * sizeof *fo);
+    if (!fo) return adi_err_nomem(d);
     ad_errclass e = ad_forward(t, w, inputs, diff, seeds, k, pol, fo, d);
     free(fo);
     if (e) return e;
-    if (ad_work_reserve(w, n, 0, 1) < 0 || n > SIZE_MAX / kk ||
-        ad_grow((void **)&w->tadj, &w->tadjcap, n * kk, sizeof *w->tadj) < 0)
-        return ad_err_nomem(d);
+    if (adi_work_reserve(w, n, 0, 1) < 0 || n > SIZE_MAX / kk ||
+        adi_grow((void **)&w->tadj, &w->tadjcap, n * kk, sizeof *w->tadj) < 0)
+        return adi_err_nomem(d);
     const double *v = w->val, *T = w->tan;
     double *adj = w->adj, *TA = w->tadj;
     const unsigned char *act = w->act;
@@ -38,11 +38,11 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         double p[2], q[3];
         unsigned char st[2];
-        ad_op_partials((int)c.op, a, b, v[i], p, st);
-        ad_op_partials2((int)c.op, a, b, v[i], q);
+        adi_op_partials((int)c.op, a, b, v[i], p, st);
+        adi_op_partials2((int)c.op, a, b, v[i], q);
         for (int j = 0; j < 2; j++) {
             if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-            if (st[j] == AD_KINK && !ad_tie_is_kink(t, v, i)) continue;
+            if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
             if (pol == AD_ZERO_SUBGRAD) {
                 /* the operation is taken as flat in that operand */
                 p[j] = 0;
@@ -71,8 +71,8 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
         double g = adj[i];
         const double *G = TA + i * kk;
         const double *Ta = T + (size_t)c.a * kk, *Tb = ab ? T + (size_t)c.b * kk : NULL;
-        /* zero adjoints, tangents and partials pass nothing on (ad_term) */
-#define TERM(p, x) ad_term(p, x)
+        /* zero adjoints, tangents and partials pass nothing on (adi_term) */
+#define TERM(p, x) adi_term(p, x)
         if (aa) {
             adj[c.a] += TERM(p[0], g);
             double *D = TA + (size_t)c.a * kk;
@@ -88,8 +88,8 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
 #undef TERM
     }
     w->has_adj = 1;
-    if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);
-    if (kink != SIZE_MAX) return ad_err_point(t, w, kink, kink_st, d);
+    if (sing != SIZE_MAX) return adi_err_point(t, w, sing, sing_st, d);
+    if (kink != SIZE_MAX) return adi_err_point(t, w, kink, kink_st, d);
     for (size_t i = 0; i < ni; i++) {
         grad[i] = act[i] ? adj[i] : 0;
         for (size_t j = 0; j < k; j++) hs[i * k + j] = act[i] ? TA[i * kk + j] : 0;

@@ -7,7 +7,7 @@
 #include "numfmt.h"
 #include "ops.h"
 
-int ad_shortest_digits(double v, char *digits, int size, int *len, int *point);   /* dtoa.cc */
+int adi_shortest_digits(double v, char *digits, int size, int *len, int *point);   /* dtoa.cc */
 
 char *ad_fmt_number(char *buf, size_t n, double x, int prec)
 {
@@ -22,7 +22,7 @@ char *ad_fmt_number(char *buf, size_t n, double x, int prec)
      * below 1e17 is written out when that is no longer: 100, not 1e+02 */
     char dig[24];
     int len, point;
-    int neg = ad_shortest_digits(x, dig, sizeof dig, &len, &point);
+    int neg = adi_shortest_digits(x, dig, sizeof dig, &len, &point);
     int exp10 = point - 1;
     char *o = buf;
     size_t room = n;
@@ -73,9 +73,9 @@ char *ad_fmt_json_number(char *buf, size_t n, double x, int prec)
     return ad_fmt_number(buf, n, x, prec);
 }
 
-void ad_synopsis(char *buf, size_t n, int op, const char *A, const char *B)
+void adi_synopsis(char *buf, size_t n, int op, const char *A, const char *B)
 {
-    const char *s = ad_ops[op].synopsis;
+    const char *s = adi_ops[op].synopsis;
     size_t j = 0;
     for (; *s && j + 1 < n; s++) {
         const char *sub = *s == 'A' ? A : *s == 'B' ? B : NULL;
@@ -91,7 +91,7 @@ void ad_synopsis(char *buf, size_t n, int op, const char *A, const char *B)
     buf[j] = 0;
 }
 
-void ad_fput_json_string(FILE *f, const char *s, size_t len)
+void adi_fput_json_string(FILE *f, const char *s, size_t len)
 {
     putc('"', f);
     for (size_t i = 0; i < len; i++) {

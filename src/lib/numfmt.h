@@ -8,15 +8,15 @@
 /* shortest round-trip form ("0.1", "2", "1e-05", "inf", "-inf", "nan");
  * prec > 0 uses %.{prec}g instead.  buf needs 32 bytes.  Returns buf. */
 char *ad_fmt_number(char *buf, size_t n, double x, int prec);
-static inline char *ad_fmt_double(char *buf, size_t n, double x) { return ad_fmt_number(buf, n, x, 0); }
+static inline char *adi_fmt_double(char *buf, size_t n, double x) { return ad_fmt_number(buf, n, x, 0); }
 /* the same as a JSON value: non-finite numbers become "inf", "-inf", "nan" */
 char *ad_fmt_json_number(char *buf, size_t n, double x, int prec);
 
 /* op's synopsis with A and B replaced: ("A + B", "t1", "t2") -> "t1 + t2" */
-void ad_synopsis(char *buf, size_t n, int op, const char *A, const char *B);
+void adi_synopsis(char *buf, size_t n, int op, const char *A, const char *B);
 
 #endif
 
 #include <stdio.h>
 /* writes s[0..len) as a JSON string literal (quotes included) */
-void ad_fput_json_string(FILE *f, const char *s, size_t len);
+void adi_fput_json_string(FILE *f, const char *s, size_t len);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "ops.h"
 
-const ad_opinfo ad_ops[AD_OP_COUNT] = {
+const adi_opinfo adi_ops[AD_OP_COUNT] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     [AD_OP_##E] = {name, n, syn, doc},
 #define DERIVED(...)
@@ -13,7 +13,7 @@ const ad_opinfo ad_ops[AD_OP_COUNT] = {
 #undef DERIVED
 };
 
-const ad_fninfo ad_functions[] = {
+const adi_fninfo adi_functions[] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     {name, mi, ma, df, 0, AD_OP_##E, syn, doc},
 #define DERIVED(E, name, mi, ma, df, expansion, doc) \
@@ -22,12 +22,12 @@ const ad_fninfo ad_functions[] = {
 #undef OP
 #undef DERIVED
 };
-const size_t ad_nfunctions = sizeof ad_functions / sizeof ad_functions[0];
+const size_t adi_nfunctions = sizeof adi_functions / sizeof adi_functions[0];
 
-const ad_fninfo *ad_fn_lookup(const char *name, size_t len)
+const adi_fninfo *adi_fn_lookup(const char *name, size_t len)
 {
-    for (size_t i = 0; i < ad_nfunctions; i++) {
-        const ad_fninfo *f = &ad_functions[i];
+    for (size_t i = 0; i < adi_nfunctions; i++) {
+        const adi_fninfo *f = &adi_functions[i];
         if (f->nargs_min > 0 && strlen(f->name) == len && memcmp(f->name, name, len) == 0)
             return f;
     }
@@ -38,5 +38,5 @@ int ad_is_reserved(const char *name, size_t len)
 {
     if ((len == 2 && memcmp(name, "pi", 2) == 0) || (len == 1 && name[0] == 'e'))
         return 1;
-    return ad_fn_lookup(name, len) != NULL;
+    return adi_fn_lookup(name, len) != NULL;
 }

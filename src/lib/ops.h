@@ -28,16 +28,16 @@ typedef enum {
 #undef OP
 #undef DERIVED
     AD_DER_COUNT
-} ad_derived;
+} adi_derived;
 
 typedef struct {
     const char *name;     /* dump name, and call name when callable */
     int nargs;            /* operands on the tape: 0, 1 or 2 */
     const char *synopsis; /* "A + B" */
     const char *doc;
-} ad_opinfo;
+} adi_opinfo;
 
-extern const ad_opinfo ad_ops[AD_OP_COUNT];
+extern const adi_opinfo adi_ops[AD_OP_COUNT];
 
 /* a name that can be called as name(...) */
 typedef struct {
@@ -45,16 +45,16 @@ typedef struct {
     int nargs_min, nargs_max;
     double dflt;           /* the optional last argument's default */
     int derived;           /* 0: primitive opcode; 1: derived function */
-    int code;              /* ad_opcode or ad_derived */
+    int code;              /* ad_opcode or adi_derived */
     const char *synopsis;  /* "sin(x)" or the expansion of a derived one */
     const char *doc;
-} ad_fninfo;
+} adi_fninfo;
 
-extern const ad_fninfo ad_functions[];
-extern const size_t ad_nfunctions;
+extern const adi_fninfo adi_functions[];
+extern const size_t adi_nfunctions;
 
 /* the callable function called name[0..len), or NULL */
-const ad_fninfo *ad_fn_lookup(const char *name, size_t len);
+const adi_fninfo *adi_fn_lookup(const char *name, size_t len);
 
 /* 1 when name[0..len) is a reserved word: a function or a constant (pi, e) */
 int ad_is_reserved(const char *name, size_t len);

@@ -7,7 +7,7 @@
  * when the rule reports a domain error, which must still be reported when
  * the tape runs); an operation already recorded with the same operands is
  * reused (not min/max, whose chains of n-ary calls must stay adjacent);
- * ad_tape_finish then drops what no output uses.  Values are unchanged to
+ * adi_tape_finish then drops what no output uses.  Values are unchanged to
  * the bit; a reused node sums its adjoint contributions in one place, so
  * derivatives can differ from the raw tape's in the last bits. */
 #include <stdint.h>
@@ -48,7 +48,7 @@ static cse_slot *cse_find(cse_table *c, int32_t op, int32_t a, int32_t b)
 static int cse_grow(cse_table *c)
 {
     size_t ncap = c->cap ? c->cap * 2 : 1024;
-    cse_slot *old = c->slot, *ns = ad_malloc(ncap * sizeof *ns);
+    cse_slot *old = c->slot, *ns = adi_malloc(ncap * sizeof *ns);
     if (!ns) return -1;
     for (size_t i = 0; i < ncap; i++) ns[i].node = -1;
     size_t ocap = c->cap;
@@ -67,13 +67,13 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
         memset(st, 0, sizeof *st);
         st->before = n;
     }
-    ad_tape_release_spare(t);   /* the new tape is about to need the memory */
+    adi_tape_release_spare(t);   /* the new tape is about to need the memory */
     ad_tape *u = ad_tape_new();
-    int32_t *map = ad_malloc((n ? n : 1) * sizeof *map);
+    int32_t *map = adi_malloc((n ? n : 1) * sizeof *map);
     /* the value of each constant recorded on u, by recording index (u has
      * at most one node per node of t) */
-    double *cv = ad_malloc((n ? n : 1) * sizeof *cv);
-    unsigned char *isc = ad_malloc(n ? n : 1);
+    double *cv = adi_malloc((n ? n : 1) * sizeof *cv);
+    unsigned char *isc = adi_malloc(n ? n : 1);
     cse_table cse = {NULL, 0, 0};
     int rc = -1;
     if (!u || !map || !cv || !isc) goto out;
@@ -85,11 +85,11 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
         if (i < ni) {
             size_t len;
             const char *name = ad_tape_input_name(t, i, &len);
-            map[i] = ad_rec_var(u, name, len, line, col);
+            map[i] = adi_rec_var(u, name, len, line, col);
         } else if (i < ni + nc) {
             size_t len;
             const char *text = ad_tape_const_text(t, i - ni, &len);
-            map[i] = ad_rec_const(u, t->cval[i - ni], text, len, line, col);
+            map[i] = adi_rec_const(u, t->cval[i - ni], text, len, line, col);
             if (map[i] >= 0) {
                 isc[map[i]] = 1;
                 cv[map[i]] = t->cval[i - ni];
@@ -106,12 +106,12 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
             /* all operands constant: fold, unless the rule says no */
             if (isc[a] && (b < 0 || isc[b])) {
                 double va = cv[a], vb = b >= 0 ? cv[b] : 0;
-                if (!ad_op_domain(op, va, vb)) {
-                    double v = ad_op_value(op, va, vb);
+                if (!adi_op_domain(op, va, vb)) {
+                    double v = adi_op_value(op, va, vb);
                     if (isfinite(v)) {
                         char text[40];
-                        ad_fmt_double(text, sizeof text, v);
-                        map[i] = ad_rec_const(u, v, text, strlen(text), line, col);
+                        adi_fmt_double(text, sizeof text, v);
+                        map[i] = adi_rec_const(u, v, text, strlen(text), line, col);
                         if (st) st->folded++;
                         if (map[i] < 0) goto out;
                         isc[map[i]] = 1;
@@ -129,19 +129,19 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
                     if (st) st->shared++;
                     continue;
                 }
-                map[i] = ad_rec_op(u, op, a, b, line, col);
+                map[i] = adi_rec_op(u, op, a, b, line, col);
                 if (map[i] < 0) goto out;
                 *s = (cse_slot){op, a, b, map[i]};
                 cse.count++;
             } else {
-                map[i] = ad_rec_op(u, op, a, b, line, col);
+                map[i] = adi_rec_op(u, op, a, b, line, col);
             }
         }
         if (map[i] < 0) goto out;
     }
     for (size_t o = 0; o < t->nout; o++)
-        if (ad_tape_add_output(u, map[t->outs[o]]) < 0) goto out;
-    if (ad_tape_finish(u) < 0) goto out;
+        if (adi_tape_add_output(u, map[t->outs[o]]) < 0) goto out;
+    if (adi_tape_finish(u) < 0) goto out;
     /* the optimised tape takes the place of the old one */
     ad_tape tmp = *t;
     *t = *u;

@@ -7,12 +7,12 @@
 #include <string.h>
 #include "parse.h"
 #include "parser.h"
-#define YYSTYPE AD_YYSTYPE
-#define YYLTYPE AD_YYLTYPE
+#define YYSTYPE ADI_YYSTYPE
+#define YYLTYPE ADI_YYLTYPE
 #include "lexer.h"
 #include "alloc.h"
 
-void ad_perror(ad_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)
+void adi_perror(adi_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)
 {
     if (P->failed) return;
     P->failed = 1;
@@ -28,7 +28,7 @@ void ad_perror(ad_pctx *P, ad_errclass cls, int line, int col, const char *fmt, 
     va_end(ap);
 }
 
-const char *ad_quote(char *buf, size_t bufsz, const char *s, size_t len)
+const char *adi_quote(char *buf, size_t bufsz, const char *s, size_t len)
 {
     size_t max = bufsz - 4, j = 0;
     for (size_t i = 0; i < len && j < max; i++) {
@@ -43,15 +43,15 @@ const char *ad_quote(char *buf, size_t bufsz, const char *s, size_t len)
     return buf;
 }
 
-int32_t ad_parse_span(ad_tape *t, ad_prog *prog, size_t off, size_t len, int line, int col,
-                      const ad_param *params, size_t nparams, int depth, ad_diag *d,
+int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
+                      const adi_param *params, size_t nparams, int depth, ad_diag *d,
                       ad_errclass *e)
 {
     if (len > (size_t)INT32_MAX - 2 || off > (size_t)INT32_MAX - 2 - len) {
         *e = ad_diag_set(d, AD_E_SYNTAX, 0, 0, "program longer than 2 GiB");
         return -1;
     }
-    ad_pctx P;
+    adi_pctx P;
     memset(&P, 0, sizeof P);
     P.t = t;
     P.prog = prog;
@@ -71,14 +71,14 @@ int32_t ad_parse_span(ad_tape *t, ad_prog *prog, size_t off, size_t len, int lin
     if (setjmp(P.oom)) {
         status = -1;
     } else {
-        if (ad_yylex_init_extra(&P, &scanner) != 0) {
+        if (adi_yylex_init_extra(&P, &scanner) != 0) {
             status = -1;
         } else {
-            ad_yy_scan_bytes(prog->src + off, (int)len, scanner);
-            status = ad_yyparse(scanner, &P);
+            adi_yy_scan_bytes(prog->src + off, (int)len, scanner);
+            status = adi_yyparse(scanner, &P);
         }
     }
-    if (scanner) ad_yylex_destroy(scanner);
+    if (scanner) adi_yylex_destroy(scanner);
     free(P.args);
     free(P.parens);
 
@@ -100,14 +100,14 @@ ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *len
     ad_tape_reset(t);
     for (size_t i = 0; i < m; i++) {
         t->cursrc = (int32_t)i;
-        ad_errclass e = ad_parse_program(t, srcs[i], lens[i], d);
+        ad_errclass e = adi_parse_program(t, srcs[i], lens[i], d);
         if (e) {
             if (failed) *failed = i;
             ad_tape_reset(t);
             return e;
         }
     }
-    if (ad_tape_finish(t) < 0) {
+    if (adi_tape_finish(t) < 0) {
         if (failed) *failed = 0;
         ad_tape_reset(t);
         return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");

@@ -14,7 +14,7 @@ typedef struct {
     const char *name;
     size_t len;
     int32_t node;
-} ad_param;
+} adi_param;
 
 /* a user function f(u, v) = body: spans of the program source */
 typedef struct {
@@ -24,26 +24,26 @@ typedef struct {
     size_t body_off, body_len;
     int body_line, body_col;
     int defining;          /* its body is being checked: a call is recursion */
-} ad_ufunc;
+} adi_ufunc;
 
 /* the program being recorded: its source, the names assignments have
  * bound (to recording indices) and the user functions */
-typedef struct ad_prog {
+typedef struct adi_prog {
     const char *src;
     size_t len;
-    ad_symtab bindings;
-    ad_symtab funcs;       /* name -> index in fn */
-    ad_ufunc *fn;
+    adi_symtab bindings;
+    adi_symtab funcs;       /* name -> index in fn */
+    adi_ufunc *fn;
     size_t nfn, fncap;
     int checking;          /* a body is being checked: free names are stand-ins */
-} ad_prog;
+} adi_prog;
 
 #define AD_MAX_INLINE_DEPTH 64   /* user functions calling user functions */
 
-typedef struct ad_pctx {
+typedef struct adi_pctx {
     ad_tape *t;
-    ad_prog *prog;          /* NULL outside programs (never, today) */
-    const ad_param *params; /* while inlining a user function */
+    adi_prog *prog;          /* NULL outside programs (never, today) */
+    const adi_param *params; /* while inlining a user function */
     size_t nparams;
     int depth;              /* inlining depth */
     const char *src;
@@ -54,44 +54,44 @@ typedef struct ad_pctx {
     int32_t root;           /* the output node (recording index) */
     int32_t *args;          /* argument stack of the calls being parsed */
     size_t nargs, argcap;
-    ad_pos *parens;         /* positions of the open '(' */
+    adi_pos *parens;         /* positions of the open '(' */
     size_t nparens, parencap;
     int line, col;          /* lexer position of the next byte */
     size_t off;
     int end_line, end_col;  /* just past the last token (not whitespace) */
     size_t end_off;
     jmp_buf oom;            /* where the lexer's allocator failure lands */
-} ad_pctx;
+} adi_pctx;
 
 /* sets the diagnostic (first one wins) and marks the parse failed */
-void ad_perror(ad_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)
+void adi_perror(adi_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 /* up to max bytes of s, made printable, for messages: "abc..." */
-const char *ad_quote(char *buf, size_t bufsz, const char *s, size_t len);
+const char *adi_quote(char *buf, size_t bufsz, const char *s, size_t len);
 
 /* records fn(args...) with the nargs arguments on top of P->args; returns
  * the node or -1 after setting a diagnostic */
-int32_t ad_call(ad_pctx *P, const ad_fninfo *fn, size_t nargs, int line, int col);
+int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int col);
 /* inlines user function number fn with the nargs arguments on top of
  * P->args (program.c); the node or -1 after setting a diagnostic */
-int32_t ad_inline_call(ad_pctx *P, size_t fn, size_t nargs, int line, int col);
+int32_t adi_inline_call(adi_pctx *P, size_t fn, size_t nargs, int line, int col);
 /* the node a name stands for: a parameter, an assigned name, or an input */
-int32_t ad_resolve_name(ad_pctx *P, const char *name, size_t len, int line, int col);
+int32_t adi_resolve_name(adi_pctx *P, const char *name, size_t len, int line, int col);
 /* the user function called name, or -1 */
-long ad_user_function(const ad_pctx *P, const char *name, size_t len);
+long adi_user_function(const adi_pctx *P, const char *name, size_t len);
 
 /* Parses src[off..off+len) of prog (positions counted from line:col) as one
  * expression and records it; returns its root node, or -1 with *e and d
  * set.  params bind names while a user function is inlined. */
-int32_t ad_parse_span(ad_tape *t, ad_prog *prog, size_t off, size_t len, int line, int col,
-                      const ad_param *params, size_t nparams, int depth, ad_diag *d,
+int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
+                      const adi_param *params, size_t nparams, int depth, ad_diag *d,
                       ad_errclass *e);
 /* records a whole program as the next output of t (program.c) */
-ad_errclass ad_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d);
+ad_errclass adi_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d);
 /* the closest function name to name (for "did you mean"), or NULL */
-const char *ad_suggest_function(const char *name, size_t len);
+const char *adi_suggest_function(const char *name, size_t len);
 
 #endif

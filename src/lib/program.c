@@ -134,25 +134,25 @@ static ad_errclass perr(ad_diag *d, ad_errclass cls, int line, int col, const ch
 }
 
 /* what a name already means, for a clash; NULL when it is free */
-static const char *taken(const ad_prog *g, const char *name, size_t len)
+static const char *taken(const adi_prog *g, const char *name, size_t len)
 {
     if ((len == 2 && !memcmp(name, "pi", 2)) || (len == 1 && name[0] == 'e')) return "a constant";
-    if (ad_fn_lookup(name, len)) return "a built-in function";
-    if (ad_symtab_get(&g->funcs, name, len) >= 0) return "a function";
+    if (adi_fn_lookup(name, len)) return "a built-in function";
+    if (adi_symtab_get(&g->funcs, name, len) >= 0) return "a function";
     return NULL;
 }
 
-static ad_errclass define(ad_tape *t, ad_prog *g, const ad_stmt *st, ad_diag *d)
+static ad_errclass define(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d)
 {
     const char *s = g->src, *name = s + st->name_off;
     size_t nl = st->name_len;
     const char *what = taken(g, name, nl);
     if (what && strcmp(what, "a function") != 0)
         return perr(d, AD_E_NAME, st->line, st->col, "cannot define '%s': the name is taken by a built-in", name, nl);
-    if (ad_symtab_get(&g->bindings, name, nl) >= 0)
+    if (adi_symtab_get(&g->bindings, name, nl) >= 0)
         return perr(d, AD_E_NAME, st->line, st->col, "cannot define function '%s': it is a variable", name, nl);
     /* the parameters: names separated by commas */
-    ad_ufunc f;
+    adi_ufunc f;
     memset(&f, 0, sizeof f);
     f.name_off = st->name_off;
     f.name_len = nl;
@@ -186,9 +186,9 @@ static ad_errclass define(ad_tape *t, ad_prog *g, const ad_stmt *st, ad_diag *d)
                 free(f.param_len);
                 return perr(d, AD_E_NAME, pl, pc, "parameter '%s' given twice", s + b, plen);
             }
-        size_t *no = ad_realloc(f.param_off, (f.nparams + 1) * sizeof *no);
+        size_t *no = adi_realloc(f.param_off, (f.nparams + 1) * sizeof *no);
         if (no) f.param_off = no;
-        size_t *nn = no ? ad_realloc(f.param_len, (f.nparams + 1) * sizeof *nn) : NULL;
+        size_t *nn = no ? adi_realloc(f.param_len, (f.nparams + 1) * sizeof *nn) : NULL;
         if (!no || !nn) {
             free(f.param_off);
             free(f.param_len);
@@ -204,23 +204,23 @@ static ad_errclass define(ad_tape *t, ad_prog *g, const ad_stmt *st, ad_diag *d)
     f.body_line = st->rhs_line;
     f.body_col = st->rhs_col;
     f.defining = 1;
-    if (ad_grow((void **)&g->fn, &g->fncap, g->nfn + 1, sizeof *g->fn) < 0) {
+    if (adi_grow((void **)&g->fn, &g->fncap, g->nfn + 1, sizeof *g->fn) < 0) {
         free(f.param_off);
         free(f.param_len);
         return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
     }
     size_t idx = g->nfn++;
     g->fn[idx] = f;
-    if (ad_symtab_set(&g->funcs, name, nl, (int32_t)idx) < 0) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    if (adi_symtab_set(&g->funcs, name, nl, (int32_t)idx) < 0) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
     /* check the body once, its parameters bound to stand-in constants: its
      * nodes feed no output and are dropped when the tape is finished */
-    ad_param *ps = ad_malloc((f.nparams ? f.nparams : 1) * sizeof *ps);
+    adi_param *ps = adi_malloc((f.nparams ? f.nparams : 1) * sizeof *ps);
     if (!ps) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
     ad_errclass e = AD_E_NONE;
     for (size_t k = 0; k < f.nparams; k++) {
         ps[k].name = s + f.param_off[k];
         ps[k].len = f.param_len[k];
-        ps[k].node = ad_rec_const(t, 1, "1", 1, f.body_line, f.body_col);
+        ps[k].node = adi_rec_const(t, 1, "1", 1, f.body_line, f.body_col);
         if (ps[k].node < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
     }
     if (!e) {
@@ -228,7 +228,7 @@ static ad_errclass define(ad_tape *t, ad_prog *g, const ad_stmt *st, ad_diag *d)
             e = perr(d, AD_E_SYNTAX, f.body_line, f.body_col, "the body of '%s' is empty", name, nl);
         else {
             g->checking++;
-            ad_parse_span(t, g, f.body_off, f.body_len, f.body_line, f.body_col, ps, f.nparams, 1, d, &e);
+            adi_parse_span(t, g, f.body_off, f.body_len, f.body_line, f.body_col, ps, f.nparams, 1, d, &e);
             g->checking--;
         }
     }
@@ -237,48 +237,48 @@ static ad_errclass define(ad_tape *t, ad_prog *g, const ad_stmt *st, ad_diag *d)
     return e;
 }
 
-long ad_user_function(const ad_pctx *P, const char *name, size_t len)
+long adi_user_function(const adi_pctx *P, const char *name, size_t len)
 {
     if (!P->prog) return -1;
-    return ad_symtab_get(&P->prog->funcs, name, len);
+    return adi_symtab_get(&P->prog->funcs, name, len);
 }
 
-int32_t ad_resolve_name(ad_pctx *P, const char *name, size_t len, int line, int col)
+int32_t adi_resolve_name(adi_pctx *P, const char *name, size_t len, int line, int col)
 {
     for (size_t k = 0; k < P->nparams; k++)
         if (P->params[k].len == len && !memcmp(P->params[k].name, name, len)) return P->params[k].node;
     if (P->prog) {
-        int32_t b = ad_symtab_get(&P->prog->bindings, name, len);
+        int32_t b = adi_symtab_get(&P->prog->bindings, name, len);
         if (b >= 0) return b;
         /* while a body is checked, a free name is resolved only when the
          * function is called (it may be assigned in between): a stand-in */
-        if (P->prog->checking) return ad_rec_const(P->t, 1, "1", 1, line, col);
+        if (P->prog->checking) return adi_rec_const(P->t, 1, "1", 1, line, col);
     }
-    return ad_rec_var(P->t, name, len, line, col);
+    return adi_rec_var(P->t, name, len, line, col);
 }
 
-int32_t ad_inline_call(ad_pctx *P, size_t fi, size_t nargs, int line, int col)
+int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
 {
-    ad_prog *g = P->prog;
-    ad_ufunc *f = &g->fn[fi];
+    adi_prog *g = P->prog;
+    adi_ufunc *f = &g->fn[fi];
     const char *name = g->src + f->name_off;
     char q[80];
     snprintf(q, sizeof q, "%.*s", (int)(f->name_len > 60 ? 60 : f->name_len), name);
     if (f->defining) {
-        ad_perror(P, AD_E_NAME, line, col, "'%s' calls itself: recursion is not supported", q);
+        adi_perror(P, AD_E_NAME, line, col, "'%s' calls itself: recursion is not supported", q);
         return -1;
     }
     if (nargs != f->nparams) {
-        ad_perror(P, AD_E_SYNTAX, line, col, "%s takes %zu argument%s, got %zu", q, f->nparams,
+        adi_perror(P, AD_E_SYNTAX, line, col, "%s takes %zu argument%s, got %zu", q, f->nparams,
                   f->nparams == 1 ? "" : "s", nargs);
         return -1;
     }
     if (P->depth >= AD_MAX_INLINE_DEPTH) {
-        ad_perror(P, AD_E_SYNTAX, line, col, "functions call each other more than %d deep",
+        adi_perror(P, AD_E_SYNTAX, line, col, "functions call each other more than %d deep",
                   AD_MAX_INLINE_DEPTH);
         return -1;
     }
-    ad_param *ps = ad_malloc((nargs ? nargs : 1) * sizeof *ps);
+    adi_param *ps = adi_malloc((nargs ? nargs : 1) * sizeof *ps);
     if (!ps) longjmp(P->oom, 1);
     for (size_t k = 0; k < nargs; k++) {
         ps[k].name = g->src + f->param_off[k];
@@ -286,7 +286,7 @@ int32_t ad_inline_call(ad_pctx *P, size_t fi, size_t nargs, int line, int col)
         ps[k].node = P->args[P->nargs - nargs + k];
     }
     ad_errclass e;
-    int32_t r = ad_parse_span(P->t, g, f->body_off, f->body_len, f->body_line, f->body_col, ps,
+    int32_t r = adi_parse_span(P->t, g, f->body_off, f->body_len, f->body_line, f->body_col, ps,
                               nargs, P->depth + 1, P->diag, &e);
     free(ps);
     P->nargs -= nargs;
@@ -299,14 +299,14 @@ int32_t ad_inline_call(ad_pctx *P, size_t fi, size_t nargs, int line, int col)
     return r;
 }
 
-ad_errclass ad_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d)
+ad_errclass adi_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d)
 {
-    ad_prog g;
+    adi_prog g;
     memset(&g, 0, sizeof g);
     g.src = src;
     g.len = len;
-    ad_symtab_init(&g.bindings);
-    ad_symtab_init(&g.funcs);
+    adi_symtab_init(&g.bindings);
+    adi_symtab_init(&g.funcs);
     ad_errclass e = AD_E_NONE;
     int32_t out = -1;
     size_t pos = 0;
@@ -333,8 +333,8 @@ ad_errclass ad_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d
                 e = perr(d, AD_E_SYNTAX, st.rhs_line, st.rhs_col, "nothing to assign to '%s'", name, st.name_len);
                 break;
             }
-            int32_t r = ad_parse_span(t, &g, st.rhs_off, rl, st.rhs_line, st.rhs_col, NULL, 0, 0, d, &e);
-            if (r >= 0 && ad_symtab_set(&g.bindings, name, st.name_len, r) < 0)
+            int32_t r = adi_parse_span(t, &g, st.rhs_off, rl, st.rhs_line, st.rhs_col, NULL, 0, 0, d, &e);
+            if (r >= 0 && adi_symtab_set(&g.bindings, name, st.name_len, r) < 0)
                 e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
             continue;
         }
@@ -346,20 +346,20 @@ ad_errclass ad_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d
                             "output (to continue it on the next line, end the line with an operator)");
             break;
         }
-        out = ad_parse_span(t, &g, st.off, st.len, st.line, st.col, NULL, 0, 0, d, &e);
+        out = adi_parse_span(t, &g, st.off, st.len, st.line, st.col, NULL, 0, 0, d, &e);
         out_line = st.line;
         out_col = st.col;
     }
     if (!e && !any) e = ad_diag_set(d, AD_E_SYNTAX, 1, 1, "empty expression");
     if (!e && out < 0)
         e = ad_diag_set(d, AD_E_SYNTAX, line, col, "no expression to evaluate: the last statement is not an expression");
-    if (!e && ad_tape_add_output(t, out) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
+    if (!e && adi_tape_add_output(t, out) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
     for (size_t i = 0; i < g.nfn; i++) {
         free(g.fn[i].param_off);
         free(g.fn[i].param_len);
     }
     free(g.fn);
-    ad_symtab_free(&g.bindings);
-    ad_symtab_free(&g.funcs);
+    adi_symtab_free(&g.bindings);
+    adi_symtab_free(&g.funcs);
     return e;
 }

@@ -35,7 +35,7 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
                          const double *wout, int magnitudes, double *grad, ad_diag *d)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
-    if (ad_work_reserve(w, n, 0, 1) < 0) return ad_err_nomem(d);
+    if (adi_work_reserve(w, n, 0, 1) < 0) return adi_err_nomem(d);
     const double *v = w->val;
     double *adj = w->adj;
     unsigned char *act = w->act;
@@ -46,7 +46,7 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         act[i] = (unsigned char)(act[c.a] || (c.b >= 0 && act[c.b]));
-        if (act[i] && !isfinite(v[i])) return ad_err_domain(t, w, i, AD_INF_REASON, d);
+        if (act[i] && !isfinite(v[i])) return adi_err_domain(t, w, i, AD_INF_REASON, d);
     }
     memset(adj, 0, n * sizeof *adj);
     for (size_t o = 0; o < t->nout; o++)
@@ -61,10 +61,10 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         double p[2];
         unsigned char st[2];
-        ad_op_partials((int)c.op, a, b, v[i], p, st);
+        adi_op_partials((int)c.op, a, b, v[i], p, st);
         for (int j = 0; j < 2; j++) {
             if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-            if (st[j] == AD_KINK && !ad_tie_is_kink(t, v, i)) continue;
+            if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
             if (pol == AD_ZERO_SUBGRAD) p[j] = 0;
             else if (st[j] == AD_SINGULAR) { sing = i; sing_st = st[j]; }
             else { kink = i; kink_st = st[j]; }
@@ -75,12 +75,12 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
             p[0] = fabs(p[0]);
             p[1] = fabs(p[1]);
         }   /* it passes nothing on (even where a partial overflowed) */
-        if (aa) adj[c.a] += ad_term(p[0], g);
-        if (ab) adj[c.b] += ad_term(p[1], g);
+        if (aa) adj[c.a] += adi_term(p[0], g);
+        if (ab) adj[c.b] += adi_term(p[1], g);
     }
     w->has_adj = 1;
-    if (sing != SIZE_MAX) return ad_err_point(t, w, sing, sing_st, d);
-    if (kink != SIZE_MAX) return ad_err_point(t, w, kink, kink_st, d);
+    if (sing != SIZE_MAX) return adi_err_point(t, w, sing, sing_st, d);
+    if (kink != SIZE_MAX) return adi_err_point(t, w, kink, kink_st, d);
     for (size_t i = 0; i < ni; i++) grad[i] = act[i] ? adj[i] : 0;
     return AD_E_NONE;
 }

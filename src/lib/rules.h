@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "ops.h"
-#include "vmath.h"   /* ad_exp, ad_log, ad_sin, ad_cos: the engine's own, everywhere */
+#include "vmath.h"   /* adi_exp, adi_log, adi_sin, adi_cos: the engine's own, everywhere */
 
 #define AD_LN2 0.69314718055994530942
 #define AD_LN10 2.30258509299404568402
@@ -20,8 +20,8 @@
 
 /* the spellings of ops.def's "no rule" entries (compared as text, at
  * compile time after inlining) */
-static inline int ad_is_null_literal(const char *s) { return s[0] == 'N' && s[1] == 'U' && s[2] == 'L' && s[3] == 'L' && !s[4]; }
-static inline int ad_is_ok_literal(const char *s) { return s[0] == 'A' && s[1] == 'D' && s[2] == '_' && s[3] == 'O' && s[4] == 'K' && !s[5]; }
+static inline int adi_is_null_literal(const char *s) { return s[0] == 'N' && s[1] == 'U' && s[2] == 'L' && s[3] == 'L' && !s[4]; }
+static inline int adi_is_ok_literal(const char *s) { return s[0] == 'A' && s[1] == 'D' && s[2] == '_' && s[3] == 'O' && s[4] == 'K' && !s[5]; }
 
 static inline int rule_is_integer(double b) { return isfinite(b) && b == floor(b); }
 
@@ -44,7 +44,7 @@ static inline double rule_pow_da(double a, double b) { return b == 0 ? 0 : b * p
 static inline double rule_pow_db(double a, double b, double v)
 {
     (void)b;
-    if (a > 0) return v * ad_log(a);
+    if (a > 0) return v * adi_log(a);
     if (a == 0) return 0;
     return NAN;
 }
@@ -67,7 +67,7 @@ static inline double rule_pow_daa(double a, double b)
 }
 static inline double rule_pow_dab(double a, double b)
 {
-    if (a > 0) return pow(a, b - 1) * (1 + b * ad_log(a));
+    if (a > 0) return pow(a, b - 1) * (1 + b * adi_log(a));
     if (a == 0 && b > 1) return 0;
     return NAN;
 }
@@ -75,7 +75,7 @@ static inline double rule_pow_dbb(double a, double b, double v)
 {
     (void)b;
     if (a > 0) {
-        double l = ad_log(a);
+        double l = adi_log(a);
         return v * l * l;
     }
     return a == 0 ? 0 : NAN;
@@ -107,12 +107,12 @@ static inline double rule_atan2_dxy(double y, double x)
 static inline double rule_softplus(double x, double beta)
 {
     double t = beta * x;
-    return (t > 0 ? t + log1p(ad_exp(-t)) : log1p(ad_exp(t))) / beta;
+    return (t > 0 ? t + log1p(adi_exp(-t)) : log1p(adi_exp(t))) / beta;
 }
 static inline double rule_sigmoid(double t)
 {
-    if (t >= 0) return 1 / (1 + ad_exp(-t));
-    double e = ad_exp(t);
+    if (t >= 0) return 1 / (1 + adi_exp(-t));
+    double e = adi_exp(t);
     return e / (1 + e);
 }
 
@@ -126,7 +126,7 @@ static inline double rule_dsigmoid(double t)
 /* ---- kernels generated from ops.def ---- */
 
 /* value of op at (a, b); leaves are not handled here */
-static inline double ad_op_value(int op, double a, double b)
+static inline double adi_op_value(int op, double a, double b)
 {
     (void)a; (void)b;
     switch (op) {
@@ -141,7 +141,7 @@ static inline double ad_op_value(int op, double a, double b)
 }
 
 /* NULL when (a, b) is in op's domain, else the reason */
-static inline const char *ad_op_domain(int op, double a, double b)
+static inline const char *adi_op_domain(int op, double a, double b)
 {
     (void)a; (void)b;
     switch (op) {
@@ -157,7 +157,7 @@ static inline const char *ad_op_domain(int op, double a, double b)
 
 /* local partials d/da, d/db of op at (a, b) with value v, and their status
  * (AD_OK, AD_SINGULAR or AD_KINK) */
-static inline void ad_op_partials(int op, double a, double b, double v,
+static inline void adi_op_partials(int op, double a, double b, double v,
                                   double d[2], unsigned char st[2])
 {
     (void)a; (void)b; (void)v;
@@ -188,11 +188,11 @@ static inline void ad_op_partials(int op, double a, double b, double v,
 }
 
 /* 1 when op has a domain rule (ops.def's domain is not NULL) */
-static inline int ad_op_has_domain(int op)
+static inline int adi_op_has_domain(int op)
 {
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
-    case AD_OP_##E: return !ad_is_null_literal(#dom);
+    case AD_OP_##E: return !adi_is_null_literal(#dom);
 #define DERIVED(...)
 #include "ops.def"
 #undef OP
@@ -203,11 +203,11 @@ static inline int ad_op_has_domain(int op)
 
 /* 1 when op can report a kink or singular point (its statuses are not
  * both the literal AD_OK) */
-static inline int ad_op_has_status(int op)
+static inline int adi_op_has_status(int op)
 {
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
-    case AD_OP_##E: return !(ad_is_ok_literal(#sa) && ad_is_ok_literal(#sb));
+    case AD_OP_##E: return !(adi_is_ok_literal(#sa) && adi_is_ok_literal(#sb));
 #define DERIVED(...)
 #include "ops.def"
 #undef OP
@@ -217,7 +217,7 @@ static inline int ad_op_has_status(int op)
 }
 
 /* second partials d2/da2, d2/dadb, d2/db2 of op at (a, b) with value v */
-static inline void ad_op_partials2(int op, double a, double b, double v, double q[3])
+static inline void adi_op_partials2(int op, double a, double b, double v, double q[3])
 {
     (void)a; (void)b; (void)v;
     switch (op) {

@@ -4,7 +4,7 @@
 #include "symtab.h"
 #include "alloc.h"
 
-struct ad_symslot {
+struct adi_symslot {
     uint64_t hash;
     size_t off, len;
     int32_t val;   /* -1: empty */
@@ -21,42 +21,42 @@ static uint64_t fnv1a(const void *key, size_t len)
     return h;
 }
 
-void ad_symtab_init(ad_symtab *s) { memset(s, 0, sizeof *s); }
+void adi_symtab_init(adi_symtab *s) { memset(s, 0, sizeof *s); }
 
-void ad_symtab_free(ad_symtab *s)
+void adi_symtab_free(adi_symtab *s)
 {
     free(s->slots);
     free(s->keys);
-    ad_symtab_init(s);
+    adi_symtab_init(s);
 }
 
-void ad_symtab_clear(ad_symtab *s)
+void adi_symtab_clear(adi_symtab *s)
 {
     for (size_t i = 0; i < s->cap; i++) s->slots[i].val = -1;
     s->count = 0;
     s->keys_len = 0;
 }
 
-static struct ad_symslot *find(const ad_symtab *s, uint64_t h, const void *key, size_t len)
+static struct adi_symslot *find(const adi_symtab *s, uint64_t h, const void *key, size_t len)
 {
     size_t mask = s->cap - 1;
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-        struct ad_symslot *e = &s->slots[i];
+        struct adi_symslot *e = &s->slots[i];
         if (e->val < 0) return e;
         if (e->hash == h && e->len == len && memcmp(s->keys + e->off, key, len) == 0) return e;
     }
 }
 
-int32_t ad_symtab_get(const ad_symtab *s, const void *key, size_t len)
+int32_t adi_symtab_get(const adi_symtab *s, const void *key, size_t len)
 {
     if (s->cap == 0) return -1;
     return find(s, fnv1a(key, len), key, len)->val;
 }
 
-static int grow(ad_symtab *s)
+static int grow(adi_symtab *s)
 {
     size_t ncap = s->cap ? s->cap * 2 : 64;
-    struct ad_symslot *old = s->slots, *ns = ad_malloc(ncap * sizeof *ns);
+    struct adi_symslot *old = s->slots, *ns = adi_malloc(ncap * sizeof *ns);
     if (!ns) return -1;
     for (size_t i = 0; i < ncap; i++) ns[i].val = -1;
     size_t ocap = s->cap;
@@ -70,32 +70,32 @@ static int grow(ad_symtab *s)
     return 0;
 }
 
-int ad_symtab_set(ad_symtab *s, const void *key, size_t len, int32_t val)
+int adi_symtab_set(adi_symtab *s, const void *key, size_t len, int32_t val)
 {
     if (s->cap) {
-        struct ad_symslot *e = find(s, fnv1a(key, len), key, len);
+        struct adi_symslot *e = find(s, fnv1a(key, len), key, len);
         if (e->val >= 0) {
             e->val = val;
             return 0;
         }
     }
-    return ad_symtab_put(s, key, len, val);
+    return adi_symtab_put(s, key, len, val);
 }
 
-int ad_symtab_put(ad_symtab *s, const void *key, size_t len, int32_t val)
+int adi_symtab_put(adi_symtab *s, const void *key, size_t len, int32_t val)
 {
     if ((s->count + 1) * 2 > s->cap && grow(s) < 0) return -1;
     if (s->keys_len + len > s->keys_cap) {
         size_t nc = s->keys_cap ? s->keys_cap : 256;
         while (nc < s->keys_len + len) nc *= 2;
-        char *nk = ad_realloc(s->keys, nc);
+        char *nk = adi_realloc(s->keys, nc);
         if (!nk) return -1;
         s->keys = nk;
         s->keys_cap = nc;
     }
     if (len) memcpy(s->keys + s->keys_len, key, len);
     uint64_t h = fnv1a(key, len);
-    struct ad_symslot *e = find(s, h, key, len);
+    struct adi_symslot *e = find(s, h, key, len);
     e->hash = h;
     e->off = s->keys_len;
     e->len = len;

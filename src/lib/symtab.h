@@ -8,20 +8,20 @@
 #include <stdint.h>
 
 typedef struct {
-    struct ad_symslot *slots;
+    struct adi_symslot *slots;
     size_t cap, count;     /* cap is a power of two, or 0 */
     char *keys;            /* all keys, back to back */
     size_t keys_len, keys_cap;
-} ad_symtab;
+} adi_symtab;
 
-void ad_symtab_init(ad_symtab *s);
-void ad_symtab_free(ad_symtab *s);
-void ad_symtab_clear(ad_symtab *s);  /* empty, keeping capacity */
+void adi_symtab_init(adi_symtab *s);
+void adi_symtab_free(adi_symtab *s);
+void adi_symtab_clear(adi_symtab *s);  /* empty, keeping capacity */
 /* value stored under key, or -1 */
-int32_t ad_symtab_get(const ad_symtab *s, const void *key, size_t len);
+int32_t adi_symtab_get(const adi_symtab *s, const void *key, size_t len);
 /* stores key -> val (key must be absent); returns 0, or -1 when out of memory */
-int ad_symtab_put(ad_symtab *s, const void *key, size_t len, int32_t val);
+int adi_symtab_put(adi_symtab *s, const void *key, size_t len, int32_t val);
 /* stores key -> val, replacing any earlier value; 0 or -1 */
-int ad_symtab_set(ad_symtab *s, const void *key, size_t len, int32_t val);
+int adi_symtab_set(adi_symtab *s, const void *key, size_t len, int32_t val);
 
 #endif

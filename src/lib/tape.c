@@ -4,7 +4,7 @@
 #include "tape.h"
 #include "alloc.h"
 
-int ad_grow(void **p, size_t *cap, size_t need, size_t elem)
+int adi_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap) return 0;
     size_t nc = *cap ? *cap : 64;
@@ -12,7 +12,7 @@ int ad_grow(void **p, size_t *cap, size_t need, size_t elem)
         if (nc > ((size_t)-1) / 2 / elem) return -1;
         nc *= 2;
     }
-    void *np = ad_realloc(*p, nc * elem);
+    void *np = adi_realloc(*p, nc * elem);
     if (!np) return -1;
     *p = np;
     *cap = nc;
@@ -21,11 +21,11 @@ int ad_grow(void **p, size_t *cap, size_t need, size_t elem)
 
 ad_tape *ad_tape_new(void)
 {
-    ad_tape *t = ad_malloc(sizeof *t);
+    ad_tape *t = adi_malloc(sizeof *t);
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
-    ad_symtab_init(&t->vars);
-    ad_symtab_init(&t->consts);
+    adi_symtab_init(&t->vars);
+    adi_symtab_init(&t->consts);
     return t;
 }
 
@@ -45,8 +45,8 @@ void ad_tape_free(ad_tape *t)
     free(t->live);
     free(t->pool);
     free(t->outs);
-    ad_symtab_free(&t->vars);
-    ad_symtab_free(&t->consts);
+    adi_symtab_free(&t->vars);
+    adi_symtab_free(&t->consts);
     free(t);
 }
 
@@ -56,8 +56,8 @@ void ad_tape_reset(ad_tape *t)
     t->nomem = 0;
     t->nout = 0;
     t->cursrc = 0;
-    ad_symtab_clear(&t->vars);
-    ad_symtab_clear(&t->consts);
+    adi_symtab_clear(&t->vars);
+    adi_symtab_clear(&t->consts);
 }
 
 static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int col)
@@ -66,15 +66,15 @@ static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int
     if (t->n >= INT32_MAX) { t->nomem = 1; return -1; }
     if (t->n == t->cap) {
         size_t c1 = t->cap, c2 = t->cap;
-        if (ad_grow((void **)&t->code, &c1, t->n + 1, sizeof *t->code) < 0 ||
-            ad_grow((void **)&t->pos, &c2, t->n + 1, sizeof *t->pos) < 0) {
+        if (adi_grow((void **)&t->code, &c1, t->n + 1, sizeof *t->code) < 0 ||
+            adi_grow((void **)&t->pos, &c2, t->n + 1, sizeof *t->pos) < 0) {
             t->nomem = 1;
             return -1;
         }
         t->cap = c1 < c2 ? c1 : c2;
     }
     t->code[t->n] = (ad_instr){op, a, b};
-    t->pos[t->n] = (ad_pos){line, col, t->cursrc};
+    t->pos[t->n] = (adi_pos){line, col, t->cursrc};
     return (int32_t)t->n++;
 }
 
@@ -83,10 +83,10 @@ static int32_t push_leaf(ad_tape *t, uint32_t op, double v, const char *text, si
 {
     if (len > UINT32_MAX || t->pool_len + len > UINT32_MAX) { t->nomem = 1; return -1; }
     size_t c1 = t->leafcap, c2 = t->leafcap, c3 = t->leafcap;
-    if (ad_grow((void **)&t->rcval, &c1, t->nleaves + 1, sizeof *t->rcval) < 0 ||
-        ad_grow((void **)&t->rtext, &c2, t->nleaves + 1, sizeof *t->rtext) < 0 ||
-        ad_grow((void **)&t->rleaf, &c3, t->nleaves + 1, sizeof *t->rleaf) < 0 ||
-        ad_grow((void **)&t->pool, &t->pool_cap, t->pool_len + len, 1) < 0) {
+    if (adi_grow((void **)&t->rcval, &c1, t->nleaves + 1, sizeof *t->rcval) < 0 ||
+        adi_grow((void **)&t->rtext, &c2, t->nleaves + 1, sizeof *t->rtext) < 0 ||
+        adi_grow((void **)&t->rleaf, &c3, t->nleaves + 1, sizeof *t->rleaf) < 0 ||
+        adi_grow((void **)&t->pool, &t->pool_cap, t->pool_len + len, 1) < 0) {
         t->nomem = 1;
         return -1;
     }
@@ -95,59 +95,59 @@ static int32_t push_leaf(ad_tape *t, uint32_t op, double v, const char *text, si
     if (i < 0) return -1;
     memcpy(t->pool + t->pool_len, text, len);
     t->rcval[t->nleaves] = v;
-    t->rtext[t->nleaves] = (ad_text){(uint32_t)t->pool_len, (uint32_t)len};
+    t->rtext[t->nleaves] = (adi_text){(uint32_t)t->pool_len, (uint32_t)len};
     t->rleaf[t->nleaves] = i;
     t->nleaves++;
     t->pool_len += len;
     return i;
 }
 
-int32_t ad_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
+int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
 {
-    int32_t i = ad_symtab_get(&t->vars, name, len);
+    int32_t i = adi_symtab_get(&t->vars, name, len);
     if (i >= 0) return i;
     i = push_leaf(t, AD_OP_INPUT, 0, name, len, line, col);
-    if (i < 0 || ad_symtab_put(&t->vars, name, len, i) < 0) { t->nomem = 1; return -1; }
+    if (i < 0 || adi_symtab_put(&t->vars, name, len, i) < 0) { t->nomem = 1; return -1; }
     t->ninputs++;
     return i;
 }
 
-int32_t ad_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col)
+int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col)
 {
-    int32_t i = ad_symtab_get(&t->consts, &v, sizeof v);
+    int32_t i = adi_symtab_get(&t->consts, &v, sizeof v);
     if (i >= 0) return i;
     i = push_leaf(t, AD_OP_CONST, v, text, len, line, col);
-    if (i < 0 || ad_symtab_put(&t->consts, &v, sizeof v, i) < 0) { t->nomem = 1; return -1; }
+    if (i < 0 || adi_symtab_put(&t->consts, &v, sizeof v, i) < 0) { t->nomem = 1; return -1; }
     t->nconsts++;
     return i;
 }
 
-int32_t ad_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col)
+int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col)
 {
     return push(t, (uint32_t)op, a, b, line, col);
 }
 
-int ad_tape_finish(ad_tape *t)
+int adi_tape_finish(ad_tape *t)
 {
     if (t->nomem) return -1;
     size_t n = t->n, nl = t->nleaves;
     size_t ccap = t->cap2, pcap = t->cap2;
-    if (ad_grow((void **)&t->code2, &ccap, n, sizeof *t->code2) < 0 ||
-        ad_grow((void **)&t->pos2, &pcap, n, sizeof *t->pos2) < 0 ||
-        ad_grow((void **)&t->map, &t->mapcap, n, sizeof *t->map) < 0)
+    if (adi_grow((void **)&t->code2, &ccap, n, sizeof *t->code2) < 0 ||
+        adi_grow((void **)&t->pos2, &pcap, n, sizeof *t->pos2) < 0 ||
+        adi_grow((void **)&t->map, &t->mapcap, n, sizeof *t->map) < 0)
         return -1;
     t->cap2 = ccap < pcap ? ccap : pcap;
     free(t->cval);
     free(t->text);
-    t->cval = ad_malloc((t->nconsts ? t->nconsts : 1) * sizeof *t->cval);
-    t->text = ad_malloc((nl ? nl : 1) * sizeof *t->text);
+    t->cval = adi_malloc((t->nconsts ? t->nconsts : 1) * sizeof *t->cval);
+    t->text = adi_malloc((nl ? nl : 1) * sizeof *t->text);
     if (!t->cval || !t->text) return -1;
 
     /* dead code: operations and constants no output depends on (a program's
      * unused statements, a function body checked but never called).  The
      * operands of a node were recorded before it, so one backward pass
      * finds what is live.  Inputs always stay. */
-    if (ad_grow((void **)&t->live, &t->livecap, n, 1) < 0) return -1;
+    if (adi_grow((void **)&t->live, &t->livecap, n, 1) < 0) return -1;
     memset(t->live, 0, n);
     for (size_t o = 0; o < t->nout; o++) t->live[t->outs[o]] = 1;
     for (size_t r = n; r-- > 0;) {
@@ -190,12 +190,12 @@ int ad_tape_finish(ad_tape *t)
     t->n = next;
     /* swap buffers: the old ones are kept as capacity for the next recording */
     ad_instr *tc = t->code; t->code = t->code2; t->code2 = tc;
-    ad_pos *tp = t->pos; t->pos = t->pos2; t->pos2 = tp;
+    adi_pos *tp = t->pos; t->pos = t->pos2; t->pos2 = tp;
     size_t cap = t->cap; t->cap = t->cap2; t->cap2 = cap;
     return 0;
 }
 
-void ad_tape_release_spare(ad_tape *t)
+void adi_tape_release_spare(ad_tape *t)
 {
     free(t->code2);
     free(t->pos2);
@@ -213,8 +213,8 @@ void ad_tape_release_spare(ad_tape *t)
     t->rleaf = NULL;
     t->cap2 = t->mapcap = t->livecap = t->leafcap = 0;
     t->nleaves = 0;
-    ad_symtab_free(&t->vars);
-    ad_symtab_free(&t->consts);
+    adi_symtab_free(&t->vars);
+    adi_symtab_free(&t->consts);
 }
 
 size_t ad_tape_size(const ad_tape *t) { return t->n; }
@@ -239,9 +239,9 @@ size_t ad_tape_noutputs(const ad_tape *t) { return t->nout; }
 size_t ad_tape_output(const ad_tape *t, size_t o) { return (size_t)t->outs[o]; }
 int ad_tape_source(const ad_tape *t, size_t i) { return t->pos[i].src; }
 
-int ad_tape_add_output(ad_tape *t, int32_t node)
+int adi_tape_add_output(ad_tape *t, int32_t node)
 {
-    if (ad_grow((void **)&t->outs, &t->outcap, t->nout + 1, sizeof *t->outs) < 0) {
+    if (adi_grow((void **)&t->outs, &t->outcap, t->nout + 1, sizeof *t->outs) < 0) {
         t->nomem = 1;
         return -1;
     }

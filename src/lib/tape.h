@@ -2,7 +2,7 @@
  * interface the parser uses.
  *
  * While recording, nodes are appended in source order and leaves (inputs,
- * constants) are interleaved with operations.  ad_tape_finish() renumbers
+ * constants) are interleaved with operations.  adi_tape_finish() renumbers
  * them so that the finished tape lists inputs (in order of first
  * appearance), then constants, then operations in execution order, which is
  * the order of the dump and of every sweep. */
@@ -16,51 +16,51 @@
 typedef struct {
     int32_t line, col;
     int32_t src;         /* which of the recorded sources (0 when only one) */
-} ad_pos;
+} adi_pos;
 
 typedef struct {
     uint32_t off, len;   /* text in the tape's pool: variable name or literal */
-} ad_text;
+} adi_text;
 
 struct ad_tape {
     ad_instr *code;      /* n nodes */
-    ad_pos *pos;         /* source position of each node */
+    adi_pos *pos;         /* source position of each node */
     size_t n, cap;
     size_t ninputs, nconsts;
     int32_t *outs;       /* the output nodes, one per recorded source */
     size_t nout, outcap;
     int32_t cursrc;      /* source being recorded */
     double *cval;        /* nconsts constant values (after finish) */
-    ad_text *text;       /* ninputs + nconsts leaf texts (after finish) */
+    adi_text *text;       /* ninputs + nconsts leaf texts (after finish) */
 
     /* recording state */
     ad_instr *code2;     /* second buffer for the renumbering */
-    ad_pos *pos2;
+    adi_pos *pos2;
     size_t cap2;
     double *rcval;       /* constant value of each leaf, in recording order */
-    ad_text *rtext;
+    adi_text *rtext;
     int32_t *rleaf;      /* recording index of each leaf, in recording order */
     size_t nleaves, leafcap;
     uint32_t *map;
     size_t mapcap;
-    unsigned char *live;  /* nodes an output depends on (ad_tape_finish) */
+    unsigned char *live;  /* nodes an output depends on (adi_tape_finish) */
     size_t livecap;
     char *pool;
     size_t pool_len, pool_cap;
-    ad_symtab vars, consts;
+    adi_symtab vars, consts;
     int nomem;           /* an allocation failed while recording */
 };
 
 /* recording; each returns the new node's recording index, or -1 when out of memory */
-int32_t ad_rec_var(ad_tape *t, const char *name, size_t len, int line, int col);
-int32_t ad_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col);
-int32_t ad_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
+int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col);
+int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col);
+int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
 /* records node (a recording index) as the next output; 0 or -1 */
-int ad_tape_add_output(ad_tape *t, int32_t node);
+int adi_tape_add_output(ad_tape *t, int32_t node);
 /* frees what only recording needs, on a finished tape (its nodes, values,
  * texts and outputs stay) */
-void ad_tape_release_spare(ad_tape *t);
+void adi_tape_release_spare(ad_tape *t);
 /* renumbers to inputs, constants, operations; 0 or -1 when out of memory */
-int ad_tape_finish(ad_tape *t);
+int adi_tape_finish(ad_tape *t);
 
 #endif

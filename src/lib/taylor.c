@@ -133,7 +133,7 @@ KERNEL(expm1)
 {
     (void)B;
     double *E = T->s1;
-    E[0] = ad_exp(A[0]);
+    E[0] = adi_exp(A[0]);
     exp_series(A, E, K);
     for (int k = 1; k <= K; k++) Y[k] = E[k];
 }
@@ -141,7 +141,7 @@ KERNEL(log) { (void)B; log_series(A, Y, K); }
 static void log_scaled(const double *A, double *Y, tay *T, double scale)
 {
     double *L = T->s1;
-    L[0] = ad_log(A[0]);
+    L[0] = adi_log(A[0]);
     log_series(A, L, K);
     for (int k = 1; k <= K; k++) Y[k] = L[k] / scale;
 }
@@ -160,8 +160,8 @@ KERNEL(cbrt) { (void)B; power_series(A, 1.0 / 3, Y, K); }
 static void trig(const double *A, double *Y, tay *T, int want_sin, double hyp)
 {
     double *S = T->s1, *C = T->s2;
-    S[0] = hyp < 0 ? ad_sin(A[0]) : sinh(A[0]);
-    C[0] = hyp < 0 ? ad_cos(A[0]) : cosh(A[0]);
+    S[0] = hyp < 0 ? adi_sin(A[0]) : sinh(A[0]);
+    C[0] = hyp < 0 ? adi_cos(A[0]) : cosh(A[0]);
     sincos_series(A, S, C, K, hyp);
     for (int k = 1; k <= K; k++) Y[k] = want_sin ? S[k] : C[k];
 }
@@ -217,7 +217,7 @@ static void erf_like(const double *A, double *Y, tay *T, double sign)
     double *W = T->s1, *E = T->s2;
     cauchy(A, A, W, K);
     for (int k = 0; k <= K; k++) W[k] = -W[k];
-    E[0] = ad_exp(W[0]);
+    E[0] = adi_exp(W[0]);
     exp_series(W, E, K);
     for (int k = 0; k <= K; k++) E[k] *= sign * AD_2_SQRTPI;
     for (int k = 1; k <= K; k++) Y[k] = integ(A, E, k);
@@ -275,7 +275,7 @@ KERNEL(pow)
     if (A[0] > 0) {
         /* a^b = exp(b log a) */
         double *L = T->s1, *M = T->s2;
-        L[0] = ad_log(A[0]);
+        L[0] = adi_log(A[0]);
         log_series(A, L, K);
         cauchy(B, L, M, K);
         exp_series(M, Y, K);
@@ -370,9 +370,9 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
                       ad_policy pol, double *coef, ad_diag *d)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts, m = (size_t)K + 1;
-    if (K < 0 || ad_work_reserve(w, n, m, 0) < 0) return ad_err_nomem(d);
-    double *scratch = ad_malloc(6 * m * sizeof *scratch);
-    if (!scratch) return ad_err_nomem(d);
+    if (K < 0 || adi_work_reserve(w, n, m, 0) < 0) return adi_err_nomem(d);
+    double *scratch = adi_malloc(6 * m * sizeof *scratch);
+    if (!scratch) return adi_err_nomem(d);
     tay T = {K, scratch, scratch + m, scratch + 2 * m, scratch + 3 * m};
     double *ca = scratch + 4 * m, *cb = scratch + 5 * m;   /* operands frozen by the policy */
     w->n = n;
@@ -392,24 +392,24 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
-        const char *why = ad_op_domain((int)c.op, a, b);
-        if (why) { e = ad_err_domain(t, w, i, why, d); goto out; }
+        const char *why = adi_op_domain((int)c.op, a, b);
+        if (why) { e = adi_err_domain(t, w, i, why, d); goto out; }
         double *Y = C + i * m;
         memset(Y, 0, m * sizeof *Y);
-        Y[0] = v[i] = ad_op_value((int)c.op, a, b);
-        if (isnan(v[i])) { e = ad_err_domain(t, w, i, AD_NAN_REASON, d); goto out; }
+        Y[0] = v[i] = adi_op_value((int)c.op, a, b);
+        if (isnan(v[i])) { e = adi_err_domain(t, w, i, AD_NAN_REASON, d); goto out; }
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
-        if (!isfinite(v[i])) { e = ad_err_domain(t, w, i, AD_INF_REASON, d); goto out; }
+        if (!isfinite(v[i])) { e = adi_err_domain(t, w, i, AD_INF_REASON, d); goto out; }
         const double *A = C + (size_t)c.a * m, *B = c.b >= 0 ? C + (size_t)c.b * m : cb;
         if (c.b < 0) memset(cb, 0, m * sizeof *cb);
         double p[2];
         unsigned char st[2];
-        ad_op_partials((int)c.op, a, b, v[i], p, st);
+        adi_op_partials((int)c.op, a, b, v[i], p, st);
         for (int j = 0; j < 2; j++) {
             if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-            if (st[j] == AD_KINK && !ad_tie_is_kink(t, v, i)) continue;
+            if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
             if (pol == AD_ZERO_SUBGRAD) {
                 /* a zero derivative in that operand, to every order: freeze it */
                 double *F = j == 0 ? ca : cb;
@@ -435,8 +435,8 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
             break;
         }
     }
-    if (sing != SIZE_MAX) { e = ad_err_point(t, w, sing, sing_st, d); goto out; }
-    if (kink != SIZE_MAX) { e = ad_err_point(t, w, kink, kink_st, d); goto out; }
+    if (sing != SIZE_MAX) { e = adi_err_point(t, w, sing, sing_st, d); goto out; }
+    if (kink != SIZE_MAX) { e = adi_err_point(t, w, kink, kink_st, d); goto out; }
     if (t->nout) memcpy(coef, C + (size_t)t->outs[0] * m, m * sizeof *coef);
 out:
     free(scratch);

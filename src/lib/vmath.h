@@ -1,12 +1,12 @@
-/* vmath.h - owns adcalc's own exp, log, sin and cos (ad_exp, ad_log,
- * ad_sin, ad_cos, ad_sin_core, ad_cos_core, ad_trig_ok) and their constant
+/* vmath.h - owns adcalc's own exp, log, sin and cos (adi_exp, adi_log,
+ * adi_sin, adi_cos, adi_sin_core, adi_cos_core, adi_trig_ok) and their constant
  * tables.  The engine calls these instead of the C library everywhere, in
  * single-point and batch mode alike, so both give bit-identical results.
  *
  * Design rules:
  *  - branch-free bodies: arithmetic, bit moves through memcpy and `c ? a : b`
  *    selects on computed values, no calls, no early returns, so that GCC
- *    auto-vectorises `for (j...) Y[j] = ad_exp(A[j]);` at -O3
+ *    auto-vectorises `for (j...) Y[j] = adi_exp(A[j]);` at -O3
  *    -fno-trapping-math (baseline SSE2 and AVX2);
  *  - deterministic: plain double arithmetic written so that every rounding
  *    is explicit; no FMA (the project builds with -std=c11, i.e.
@@ -31,8 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint64_t ad_vm_bits(double x) { uint64_t u; memcpy(&u, &x, sizeof u); return u; }
-static inline double ad_vm_double(uint64_t u) { double x; memcpy(&x, &u, sizeof x); return x; }
+static inline uint64_t adi_vm_bits(double x) { uint64_t u; memcpy(&u, &x, sizeof u); return u; }
+static inline double adi_vm_double(uint64_t u) { double x; memcpy(&x, &u, sizeof x); return x; }
 
 /* round-to-integer trick: for |t| < 2^51, (t + AD_VM_SHIFT) - AD_VM_SHIFT is
  * t rounded to nearest, and the low bits of t + AD_VM_SHIFT hold that
@@ -58,7 +58,7 @@ static inline double ad_vm_double(uint64_t u) { double x; memcpy(&x, &u, sizeof 
  * subnormal precision, by adding 1 (the compensated sum below) before the
  * final exact scaling.  Outside [-746, 710] the result is selected
  * (0 or inf); nan propagates through the arithmetic. */
-static const struct { double tail; uint64_t sbits; } ad_vm_exp_tab[128] = {
+static const struct { double tail; uint64_t sbits; } adi_vm_exp_tab[128] = {
     {0x0.0p+0, 0x3ff0000000000000ULL},
     {0x1.b3b4f1a88bf6ep-54, 0x3feff63da9fb3335ULL},
     {-0x1.160139cd8dc5dp-56, 0x3fefec9a3e778061ULL},
@@ -189,21 +189,21 @@ static const struct { double tail; uint64_t sbits; } ad_vm_exp_tab[128] = {
     {0x1.305c14160cc89p-58, 0x3feff3c22b8f71f1ULL},
 };
 
-static inline double ad_exp(double x)
+static inline double adi_exp(double x)
 {
     const double InvLn2N = 0x1.71547652b82fep+7;  /* 128/ln2 */
     const double Ln2hiN = 0x1.62e42fefc0000p-8;   /* ln2/128, 35 bits */
     const double Ln2loN = -0x1.c610ca86c3899p-44; /* ln2/128 - Ln2hiN */
     double kd = x * InvLn2N + AD_VM_SHIFT;
-    uint64_t ki = ad_vm_bits(kd);
+    uint64_t ki = adi_vm_bits(kd);
     kd -= AD_VM_SHIFT;
     double r = (x - kd * Ln2hiN) - kd * Ln2loN;
     uint64_t j = ki & 127;
-    double tail = ad_vm_exp_tab[j].tail;
+    double tail = adi_vm_exp_tab[j].tail;
     /* 2^(k/128) with the exponent moved into range (see above) */
-    uint64_t sbits = ad_vm_exp_tab[j].sbits + (ki << 45)
+    uint64_t sbits = adi_vm_exp_tab[j].sbits + (ki << 45)
         + (x < 0 ? (uint64_t)1022 << 52 : -((uint64_t)1009 << 52));
-    double scale = ad_vm_double(sbits);
+    double scale = adi_vm_double(sbits);
     double r2 = r * r;
     double tmp = tail + r + r2 * (0.5 + r * 0x1.5555555555555p-3)
         + r2 * r2 * (0x1.5555555555555p-5 + r * 0x1.1111111111111p-7);
@@ -249,7 +249,7 @@ static inline double ad_exp(double x)
  * q is a degree-5 Chebyshev fit of (log1p(r) - r + r^2/2)/r^3 on
  * |r| <= 1.02/128 (the c = 1 intervals reach 2^-7), error < 0.0004 ulp of
  * log1p(r).  Special inputs (x <= 0, inf, nan) are selected at the end. */
-static const struct { double invc, logc, logclo, chi, clo; } ad_vm_log_tab[128] = {
+static const struct { double invc, logc, logclo, chi, clo; } adi_vm_log_tab[128] = {
     {0x1.734f0c8000000p+0, -0x1.7cc7f85446a0dp-2, -0x1.647ffbce5d485p-57, 0x1.60ffffd649c00p-1, 0x1.3b7243dab9bf8p-55},
     {0x1.7137870000000p+0, -0x1.76feed2347174p-2, -0x1.8f52616350ff3p-56, 0x1.62ffffdb40800p-1, 0x1.e6e95fcd98d79p-56},
     {0x1.6f26018000000p+0, -0x1.713e33d36a17cp-2, 0x1.d86fa058c6ce8p-56, 0x1.64ffffef9d400p-1, 0x1.81109fee537cbp-58},
@@ -381,33 +381,33 @@ static const struct { double invc, logc, logclo, chi, clo; } ad_vm_log_tab[128] 
 };
 
 /* Veltkamp split: hi has 26 significant bits, x - hi the other 27 */
-static inline double ad_vm_split26(double x)
+static inline double adi_vm_split26(double x)
 {
     double p = x * 0x1.0000002p27; /* 2^27 + 1 */
     return p - (p - x);
 }
 
-static inline double ad_log(double x)
+static inline double adi_log(double x)
 {
     const double Ln2hi = 0x1.62e42fefa3800p-1;  /* 42 bits */
     const double Ln2lo = 0x1.ef35793c76730p-45;
     const uint64_t Off = 0x3fe6000000000000;    /* bits of 0.6875 */
     int sub = x < 0x1p-1022;
     double xn = sub ? x * 0x1p52 : x;
-    uint64_t ix = ad_vm_bits(xn);
+    uint64_t ix = adi_vm_bits(xn);
     uint64_t tmp = ix - Off;
     uint64_t i = (tmp >> 45) & 127;
     /* k = (int64_t)tmp >> 52 (|k| <= 1077), as a double without a 64-bit
      * arithmetic shift or conversion (neither exists in SSE2/AVX2) */
     uint64_t kb = ((tmp >> 52) + 2048) & 4095;
-    double kd = (ad_vm_double(0x4330000000000000 | kb) - (0x1p52 + 2048)) - (sub ? 52.0 : 0.0);
-    double z = ad_vm_double(ix - (tmp & 0xfff0000000000000));
-    double invc = ad_vm_log_tab[i].invc, logc = ad_vm_log_tab[i].logc;
-    double logclo = ad_vm_log_tab[i].logclo, chi = ad_vm_log_tab[i].chi;
-    double clo = ad_vm_log_tab[i].clo;
+    double kd = (adi_vm_double(0x4330000000000000 | kb) - (0x1p52 + 2048)) - (sub ? 52.0 : 0.0);
+    double z = adi_vm_double(ix - (tmp & 0xfff0000000000000));
+    double invc = adi_vm_log_tab[i].invc, logc = adi_vm_log_tab[i].logc;
+    double logclo = adi_vm_log_tab[i].logclo, chi = adi_vm_log_tab[i].chi;
+    double clo = adi_vm_log_tab[i].clo;
     /* r + rlo = (z - chi - clo) * invc, to 2^-105 relative */
     double d = z - chi;
-    double dh = ad_vm_split26(d);
+    double dh = adi_vm_split26(d);
     double p1 = dh * invc, p2 = (d - dh) * invc - clo * invc;
     double r = p1 + p2;
     double rlo = (p1 - r) + p2;
@@ -441,7 +441,7 @@ static inline double ad_log(double x)
  * to a multiple of pi/2 is 0x1.9eb7148f354d6p+20, |r| = 2^-54.1;
  * tests/test_vmath.c checks the doubles next to every k pi/2 in range), so
  * r has relative error < 2^-75.  Hence AD_TRIG_MAX = 2^21 * pi/2
- * (~3.29e6); beyond it (and for inf, nan) ad_sin and ad_cos call the C
+ * (~3.29e6); beyond it (and for inf, nan) adi_sin and adi_cos call the C
  * library.  (At 2^23 * pi/2 the products are no longer exact and the test
  * fails by millions of ulps.)
  * Kernels on |r| <= pi/4 (slightly more when x*2/pi rounds across a half):
@@ -463,18 +463,18 @@ static inline double ad_log(double x)
  * The quadrant (k + 1 for cos) mod 4 selects +-sin r or +-cos r. */
 #define AD_TRIG_MAX 0x1.921fb54442d18p+21 /* 2^21 * pi/2 */
 
-static inline int ad_trig_ok(double x) { return fabs(x) <= AD_TRIG_MAX; }
+static inline int adi_trig_ok(double x) { return fabs(x) <= AD_TRIG_MAX; }
 
 /* sin and cos of the reduced argument, *sn and *cs, and the low bits of
  * the quadrant in *quad: both come out of one reduction, and
- * ad_vm_pick(sn, cs, quad) is sin x, ad_vm_pick(sn, cs, quad + 1) cos x */
-static inline void ad_vm_trig2(double x, double *snp, double *csp, uint64_t *quadp)
+ * adi_vm_pick(sn, cs, quad) is sin x, adi_vm_pick(sn, cs, quad + 1) cos x */
+static inline void adi_vm_trig2(double x, double *snp, double *csp, uint64_t *quadp)
 {
     const double TwoOverPi = 0x1.45f306dc9c883p-1;
     const double P1 = 0x1.921fb54400000p+0, P2 = 0x1.0b4611a600000p-34;
     const double P3 = 0x1.3198a2e000000p-69, P4 = 0x1.b839a252049c1p-104;
     double kd = x * TwoOverPi + AD_VM_SHIFT;
-    *quadp = ad_vm_bits(kd);
+    *quadp = adi_vm_bits(kd);
     kd -= AD_VM_SHIFT;
     double a = x - kd * P1;
     double b = kd * P2, c = kd * P3;
@@ -532,43 +532,43 @@ static inline void ad_vm_trig2(double x, double *snp, double *csp, uint64_t *qua
 
 /* select and negate with bit operations: SSE2 has no 64-bit integer
  * compare to build a select mask from quad */
-static inline double ad_vm_pick(double sn, double cs, uint64_t quad)
+static inline double adi_vm_pick(double sn, double cs, uint64_t quad)
 {
     quad &= 3;
     uint64_t m = -(quad & 1);
-    uint64_t yb = (ad_vm_bits(cs) & m) | (ad_vm_bits(sn) & ~m);
-    return ad_vm_double(yb ^ ((quad & 2) << 62));
+    uint64_t yb = (adi_vm_bits(cs) & m) | (adi_vm_bits(sn) & ~m);
+    return adi_vm_double(yb ^ ((quad & 2) << 62));
 }
 
-static inline double ad_vm_trig(double x, uint64_t cos_shift)
+static inline double adi_vm_trig(double x, uint64_t cos_shift)
 {
     double sn, cs;
     uint64_t quad;
-    ad_vm_trig2(x, &sn, &cs, &quad);
-    return ad_vm_pick(sn, cs, quad + cos_shift);
+    adi_vm_trig2(x, &sn, &cs, &quad);
+    return adi_vm_pick(sn, cs, quad + cos_shift);
 }
 
-/* valid when ad_trig_ok(x); garbage (but no traps or UB) otherwise */
-static inline double ad_sin_core(double x)
+/* valid when adi_trig_ok(x); garbage (but no traps or UB) otherwise */
+static inline double adi_sin_core(double x)
 {
-    double y = ad_vm_trig(x, 0);
+    double y = adi_vm_trig(x, 0);
     return x == 0 ? x : y; /* keep the sign of zero */
 }
-static inline double ad_cos_core(double x) { return ad_vm_trig(x, 1); }
+static inline double adi_cos_core(double x) { return adi_vm_trig(x, 1); }
 
-/* both at once, the same bits as ad_sin_core and ad_cos_core */
-static inline void ad_sincos_core(double x, double *s, double *c)
+/* both at once, the same bits as adi_sin_core and adi_cos_core */
+static inline void adi_sincos_core(double x, double *s, double *c)
 {
     double sn, cs;
     uint64_t quad;
-    ad_vm_trig2(x, &sn, &cs, &quad);
-    double y = ad_vm_pick(sn, cs, quad);
+    adi_vm_trig2(x, &sn, &cs, &quad);
+    double y = adi_vm_pick(sn, cs, quad);
     *s = x == 0 ? x : y;
-    *c = ad_vm_pick(sn, cs, quad + 1);
+    *c = adi_vm_pick(sn, cs, quad + 1);
 }
 
-static inline double ad_sin(double x) { return ad_trig_ok(x) ? ad_sin_core(x) : sin(x); }
-static inline double ad_cos(double x) { return ad_trig_ok(x) ? ad_cos_core(x) : cos(x); }
+static inline double adi_sin(double x) { return adi_trig_ok(x) ? adi_sin_core(x) : sin(x); }
+static inline double adi_cos(double x) { return adi_trig_ok(x) ? adi_cos_core(x) : cos(x); }
 
 /* Generator of the tables and constants above (Python 3 + mpmath):
 

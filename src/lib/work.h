@@ -18,7 +18,7 @@ struct ad_work {
 };
 
 /* makes room for n nodes (and n*k tangents when k > 0); 0 or -1 */
-int ad_work_reserve(ad_work *w, size_t n, size_t k, int need_adj);
+int adi_work_reserve(ad_work *w, size_t n, size_t k, int need_adj);
 
 /* inputs are finite, so a nan can only come from an operation on an
  * infinity that overflowed upstream (inf - inf, 0 * inf, sin(inf)...) */
@@ -27,25 +27,25 @@ int ad_work_reserve(ad_work *w, size_t n, size_t k, int need_adj);
 #define AD_INF_REASON "overflowed to infinity, so derivatives through it are undefined"
 
 /* the diagnostics of the sweeps, positioned at node i */
-ad_errclass ad_err_domain(const ad_tape *t, const ad_work *w, size_t i, const char *why, ad_diag *d);
-ad_errclass ad_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d);
-ad_errclass ad_err_nomem(ad_diag *d);
+ad_errclass adi_err_domain(const ad_tape *t, const ad_work *w, size_t i, const char *why, ad_diag *d);
+ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d);
+ad_errclass adi_err_nomem(ad_diag *d);
 
 /* one chain-rule term p * x: zero when either factor is, even when the
  * other overflowed (IEEE's 0 * inf is nan; here a zero factor means "does
  * not depend on it") */
-static inline double ad_term(double p, double x) { return (p == 0 || x == 0) ? 0 : p * x; }
+static inline double adi_term(double p, double x) { return (p == 0 || x == 0) ? 0 : p * x; }
 
 /* 0 when the kink at min/max node i is a tie between arguments of an n-ary
  * min(a, b, c, ...) (or max) that are not the overall extremum, so not a kink
  * of the function at all; 1 otherwise.  See eval.c. */
-int ad_tie_is_kink(const ad_tape *t, const double *v, size_t i);
+int adi_tie_is_kink(const ad_tape *t, const double *v, size_t i);
 
 /* first singular / kink found by a derivative sweep, and the final verdict
  * under the policy (strict: singular -> domain error, kink -> nondiff) */
 typedef struct {
     size_t sing, kink;    /* node index, or SIZE_MAX for none */
     int sing_status, kink_status;
-} ad_nondiff;
+} adi_nondiff;
 
 #endif

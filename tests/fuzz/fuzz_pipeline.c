@@ -32,39 +32,39 @@ static FILE *sink(void)
 static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *value,
                        int dumpit)
 {
-    ad_options o;
+    cli_options o;
     ad_diag d;
-    ad_errclass e = ad_options_parse(&o, argc, argv, &d);
+    ad_errclass e = cli_options_parse(&o, argc, argv, &d);
     if (e) {
-        ad_print_error(sink(), &o, NULL, &d);
-        ad_options_free(&o);
+        cli_print_error(sink(), &o, NULL, &d);
+        cli_options_free(&o);
         return e;
     }
     if (o.jacobian || o.adjoint) {
-        ad_joint J;
-        ad_joint_init(&J);
-        e = ad_run_joint(&o, t, w, &J, &d);
-        if (e) ad_print_error(sink(), &o, &o.src[d.src], &d);
-        else ad_print_joint(sink(), &o, &J);
-        ad_joint_free(&J);
-        ad_options_free(&o);
+        cli_joint J;
+        cli_joint_init(&J);
+        e = cli_run_joint(&o, t, w, &J, &d);
+        if (e) cli_print_error(sink(), &o, &o.src[d.src], &d);
+        else cli_print_joint(sink(), &o, &J);
+        cli_joint_free(&J);
+        cli_options_free(&o);
         return e;
     }
-    ad_result r;
-    ad_result_init(&r);
-    e = ad_run(&o, &o.src[0], t, w, &r, &d);
+    cli_result r;
+    cli_result_init(&r);
+    e = cli_run(&o, &o.src[0], t, w, &r, &d);
     if (e) {
-        ad_print_error(sink(), &o, &o.src[0], &d);
+        cli_print_error(sink(), &o, &o.src[0], &d);
     } else {
         *value = r.value;
-        ad_print_result(sink(), &o, &o.src[0], &r, 1);
+        cli_print_result(sink(), &o, &o.src[0], &r, 1);
         if (dumpit)
             for (int f = 0; f < 3; f++)
                 ad_dump(sink(), t, w, r.diff, o.policy, r.has_adjoints, (ad_dump_format)f,
                         o.src[0].src, o.src[0].len);
     }
-    ad_result_free(&r);
-    ad_options_free(&o);
+    cli_result_free(&r);
+    cli_options_free(&o);
     return e;
 }
 

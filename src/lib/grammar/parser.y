@@ -7,26 +7,26 @@
  * Precedence, lowest first: + - (left), * / (left), unary - + , ^ (right).
  * ^ binds tighter than unary minus: -x^2 is -(x^2); 2^3^2 is 2^9. */
 %define api.pure full
-%define api.prefix {ad_yy}
+%define api.prefix {adi_yy}
 %define parse.error custom
 %define parse.lac full
 %locations
 %param {yyscan_t scanner}
-%parse-param {ad_pctx *P}
+%parse-param {adi_pctx *P}
 
 %code requires {
 #include "parse.h"
 typedef void *yyscan_t;
-typedef struct AD_YYLTYPE {
+typedef struct ADI_YYLTYPE {
     int first_line, first_column, last_line, last_column;
     unsigned off, end;    /* byte span in the source */
-} AD_YYLTYPE;
-#define AD_YYLTYPE_IS_DECLARED 1
+} ADI_YYLTYPE;
+#define ADI_YYLTYPE_IS_DECLARED 1
 }
 
 %code provides {
-int ad_yylex(AD_YYSTYPE *lval, AD_YYLTYPE *lloc, yyscan_t scanner);
-#define ERROR AD_YYerror
+int adi_yylex(ADI_YYSTYPE *lval, ADI_YYLTYPE *lloc, yyscan_t scanner);
+#define ERROR ADI_YYerror
 }
 
 %code {
@@ -51,19 +51,19 @@ int ad_yylex(AD_YYSTYPE *lval, AD_YYLTYPE *lloc, yyscan_t scanner);
         }                                                                \
     } while (0)
 
-static void ad_yyerror(AD_YYLTYPE *l, yyscan_t scanner, ad_pctx *P, const char *msg);
+static void adi_yyerror(ADI_YYLTYPE *l, yyscan_t scanner, adi_pctx *P, const char *msg);
 
 /* record an operation; on failure (out of memory) leave through the lexer's jump */
-static int32_t op(ad_pctx *P, int code, int32_t a, int32_t b, const AD_YYLTYPE *l)
+static int32_t op(adi_pctx *P, int code, int32_t a, int32_t b, const ADI_YYLTYPE *l)
 {
-    int32_t i = ad_rec_op(P->t, code, a, b, l->first_line, l->first_column);
+    int32_t i = adi_rec_op(P->t, code, a, b, l->first_line, l->first_column);
     if (i < 0) longjmp(P->oom, 1);
     return i;
 }
 
-static void push_arg(ad_pctx *P, int32_t node)
+static void push_arg(adi_pctx *P, int32_t node)
 {
-    if (ad_grow((void **)&P->args, &P->argcap, P->nargs + 1, sizeof *P->args) < 0)
+    if (adi_grow((void **)&P->args, &P->argcap, P->nargs + 1, sizeof *P->args) < 0)
         longjmp(P->oom, 1);
     P->args[P->nargs++] = node;
 }
@@ -72,7 +72,7 @@ static void push_arg(ad_pctx *P, int32_t node)
 %union {
     int32_t node;          /* a tape node (recording index) */
     size_t count;          /* arguments pushed on P->args */
-    const ad_fninfo *fn;   /* a function's table entry */
+    const adi_fninfo *fn;   /* a function's table entry */
     long ufn;              /* a user function (program.c) */
 }
 
@@ -91,7 +91,7 @@ static void push_arg(ad_pctx *P, int32_t node)
 %%
 
 input
-    : %empty   { ad_perror(P, AD_E_SYNTAX, 1, 1, "empty expression"); YYABORT; }
+    : %empty   { adi_perror(P, AD_E_SYNTAX, 1, 1, "empty expression"); YYABORT; }
     | expr     { P->root = $1; }
     ;
 
@@ -107,44 +107,44 @@ expr
     | NUM
     | VAR
     | FUNC '(' args ')'      {
-            $$ = ad_call(P, $1, $3, @1.first_line, @1.first_column);
+            $$ = adi_call(P, $1, $3, @1.first_line, @1.first_column);
             if ($$ < 0) YYABORT;
         }
     | FUNC '(' ')'           {
-            $$ = ad_call(P, $1, 0, @1.first_line, @1.first_column);
+            $$ = adi_call(P, $1, 0, @1.first_line, @1.first_column);
             if ($$ < 0) YYABORT;
         }
     | FUNC                   {
-            ad_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+            adi_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
                       "'%s' is a function: call it as %s(...)", $1->name, $1->name);
             YYABORT;
         }
     | UFUNC '(' args ')'     {
-            $$ = ad_inline_call(P, (size_t)$1, $3, @1.first_line, @1.first_column);
+            $$ = adi_inline_call(P, (size_t)$1, $3, @1.first_line, @1.first_column);
             if ($$ < 0) YYABORT;
         }
     | UFUNC '(' ')'          {
-            $$ = ad_inline_call(P, (size_t)$1, 0, @1.first_line, @1.first_column);
+            $$ = adi_inline_call(P, (size_t)$1, 0, @1.first_line, @1.first_column);
             if ($$ < 0) YYABORT;
         }
     | UFUNC                  {
             char q[80];
-            ad_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+            adi_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
                       "'%s' is a function: call it as %s(...)",
-                      ad_quote(q, sizeof q, P->src + @1.off, @1.end - @1.off),
-                      ad_quote(q, sizeof q, P->src + @1.off, @1.end - @1.off));
+                      adi_quote(q, sizeof q, P->src + @1.off, @1.end - @1.off),
+                      adi_quote(q, sizeof q, P->src + @1.off, @1.end - @1.off));
             YYABORT;
         }
     | VAR '(' {
             char q[80];
             size_t len = @1.end - @1.off;
-            const char *s = ad_suggest_function(P->src + @1.off, len);
-            ad_quote(q, sizeof q, P->src + @1.off, len);
+            const char *s = adi_suggest_function(P->src + @1.off, len);
+            adi_quote(q, sizeof q, P->src + @1.off, len);
             if (s)
-                ad_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+                adi_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
                           "unknown function '%s' (did you mean '%s'?)", q, s);
             else
-                ad_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+                adi_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
                           "unknown function '%s'", q);
             YYABORT;
         }
@@ -157,32 +157,32 @@ args
 
 %%
 
-static const char *describe(ad_pctx *P, yysymbol_kind_t k, const AD_YYLTYPE *l, char *buf, size_t n)
+static const char *describe(adi_pctx *P, yysymbol_kind_t k, const ADI_YYLTYPE *l, char *buf, size_t n)
 {
     char q[80];
     switch (k) {
     case YYSYMBOL_YYEOF: return "end of input";
     case YYSYMBOL_NUM:
-        snprintf(buf, n, "number '%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        snprintf(buf, n, "number '%s'", adi_quote(q, sizeof q, P->src + l->off, l->end - l->off));
         return buf;
     case YYSYMBOL_VAR:
-        snprintf(buf, n, "name '%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        snprintf(buf, n, "name '%s'", adi_quote(q, sizeof q, P->src + l->off, l->end - l->off));
         return buf;
     case YYSYMBOL_UFUNC:
     case YYSYMBOL_FUNC:
-        snprintf(buf, n, "function '%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        snprintf(buf, n, "function '%s'", adi_quote(q, sizeof q, P->src + l->off, l->end - l->off));
         return buf;
     default:
-        snprintf(buf, n, "'%s'", ad_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        snprintf(buf, n, "'%s'", adi_quote(q, sizeof q, P->src + l->off, l->end - l->off));
         return buf;
     }
 }
 
-static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ad_pctx *P)
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, adi_pctx *P)
 {
     (void)scanner;
     if (P->failed) return 0;   /* the lexer has already said what is wrong */
-    const AD_YYLTYPE *l = yypcontext_location(ctx);
+    const ADI_YYLTYPE *l = yypcontext_location(ctx);
     yysymbol_kind_t k = yypcontext_token(ctx);
     yysymbol_kind_t exp[8];
     int nexp = yypcontext_expected_tokens(ctx, exp, 8);
@@ -196,28 +196,28 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ad_p
     char what[128];
     const char *d = describe(P, k, l, what, sizeof what);
     if (k == YYSYMBOL_YYEOF && P->nparens > 0) {
-        ad_pos o = P->parens[P->nparens - 1];
-        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+        adi_pos o = P->parens[P->nparens - 1];
+        adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
                   "missing ')' to close the '(' at %d:%d", o.line, o.col);
     } else if (want_operand) {
-        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+        adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
                   "unexpected %s; expected a number, a name or '('", d);
     } else if (want_operator) {
-        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+        adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
                   "unexpected %s; expected an operator%s", d,
                   want_comma && want_close ? ", ',' or ')'" : want_close ? " or ')'" : "");
     } else {
-        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "unexpected %s", d);
+        adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "unexpected %s", d);
     }
     return 0;
 }
 
-static void ad_yyerror(AD_YYLTYPE *l, yyscan_t scanner, ad_pctx *P, const char *msg)
+static void adi_yyerror(ADI_YYLTYPE *l, yyscan_t scanner, adi_pctx *P, const char *msg)
 {
     (void)scanner;
     if (strcmp(msg, "memory exhausted") == 0)
-        ad_perror(P, AD_E_IO, l->first_line, l->first_column,
+        adi_perror(P, AD_E_IO, l->first_line, l->first_column,
                   "out of memory: expression nested too deeply for the parser's stack");
     else
-        ad_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "%s", msg);
+        adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "%s", msg);
 }
