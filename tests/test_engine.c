@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "adcalc.h"
-#include "ops.h"   /* the opcodes (AD_OP_*) that ad_instr.op holds */
+
 
 /* ---- reporter ---- */
 

@@ -1,11 +1,116 @@
-/* batch.h - batch mode: one recorded tape replayed over every row of a
- * points file (--points). */
-#ifndef AD_BATCH_H
-#define AD_BATCH_H
+/* batch.h - batch mode (--points): the expressions are recorded once and
+ * every row of a file is a point, replayed on the tape with no allocation
+ * per point, giving one output row in input order (or an error naming its
+ * line, with --on-error stop|skip|nan).
+ *
+ * The files: batch.c sets a run up (tape, columns, plan) and runs it;
+ * batch_read.c reads the header and the input in chunks of whole lines or
+ * binary rows; batch_rows.c computes and formats the rows of a chunk (the
+ * block replay, and the derivation step for what the block does not
+ * finish); batch_pipe.c runs chunks on -j threads and writes them in
+ * order.  Rows are independent (row in, row out), so the input can be
+ * split and the outputs concatenated (parallel --pipe, xargs, streaming
+ * jobs). */
+#ifndef CLI_BATCH_H
+#define CLI_BATCH_H
 
+#include <stdio.h>
+#include "adcalc.h"
+#include "buf.h"
 #include "options.h"
 
 /* runs batch mode; returns the exit status */
 int cli_batch(const cli_options *o);
+
+#define BATCH_CHUNK_BYTES (1 << 20)   /* text read per chunk */
+#define BATCH_CHUNK_ROWS 8192         /* binary rows per chunk */
+
+/* what every row computes, fixed before the first row */
+typedef struct {
+    const cli_options *o;
+    ad_tape *t;
+    ad_plan *plan;
+    const ad_layout *L;
+    size_t ncol;              /* the columns of a row */
+    char **colnames;          /* their names */
+    size_t nvars;             /* the point: the columns, then -at's values */
+    const double *tail;       /* -at's values */
+    char sep;                 /* the separator of text rows, in and out */
+    const char *name;         /* the input's name for diagnostics */
+    const char *exprs_json;   /* the expressions as a JSON value */
+    int blocks;               /* rows go through the block replay */
+} batch_plan;
+
+/* a row that failed */
+typedef struct {
+    long line;
+    ad_errclass cls;
+    char msg[480];
+} batch_err;
+
+/* one chunk of input, what became of it, and the workspace of the thread
+ * computing it (kept across chunks) */
+typedef struct {
+    const batch_plan *P;
+    char *in;                 /* text: whole lines; binary: rows of doubles */
+    size_t inlen, incap;
+    long first_line;          /* line (or row) number of its first row */
+    cli_buf out;              /* the formatted output */
+    batch_err *err;           /* errors, in order */
+    size_t nerr, errcap;
+    int stopped;              /* --on-error stop hit an error here */
+    size_t cut;               /* binary: bytes of a last row cut short */
+    size_t rows;
+    ad_work *w;
+    double *point;            /* one point: nvars numbers */
+    double *res;              /* one result row: width numbers */
+    ad_check_item *items;
+    /* the block replay: rows waiting, their lines, results and flags */
+    ad_block *bk;
+    size_t B, pending;
+    double *brows, *bout;
+    long *bline;
+    unsigned char *bflag;
+} batch_chunk;
+
+int batch_chunk_init(batch_chunk *c, const batch_plan *P);
+void batch_chunk_free(batch_chunk *c);
+/* computes and formats the rows of the chunk read into c (batch_rows.c) */
+void batch_run_chunk(batch_chunk *c);
+
+/* where reading is (batch_read.c): the next chunk's first line number,
+ * and the partial last line of the chunk before (text) */
+typedef struct {
+    const batch_plan *P;
+    FILE *in;
+    long next;
+    char *carry;
+    size_t carrylen;
+    int eof;
+} batch_reader;
+
+/* reads the next chunk into c; -1 when out of memory */
+int batch_read_chunk(batch_reader *R, batch_chunk *c);
+/* the header: the columns from the first line that is neither blank nor
+ * a comment (or from --vars), and the separator; *hline is the lines it
+ * read, *first with --vars the first data line (kept); the exit status of
+ * an error it reported, else 0 */
+int batch_read_header(batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first);
+/* the numbers of one text line into cols; -1 with a message on a bad row */
+int batch_parse_line(const batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn);
+
+/* what has been written (batch_pipe.c): the first error's status, a stop */
+typedef struct {
+    const batch_plan *P;
+    int status, stop;
+    long rows_done;
+    int progress;
+    double t0;
+    long last_report;
+} batch_writer;
+
+/* reads, computes and writes every chunk on nthreads threads (the chunks
+ * and their order are the same for any number): 1 when out of memory */
+int batch_pipe(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads);
 
 #endif

@@ -1,14 +1,50 @@
-/* options.c - parsing and checking the command line: -e/-f sources, the
- * point (-at), the derivative requests (--grad, --wrt, --seed) and the
- * output choices.  Every mistake is a usage error naming its culprit. */
+/* options.c - parsing and checking the command line against the table of
+ * options (options.def): each word is found by its spelling in the table,
+ * its value read by the kind the table gives, stored (store), and once all
+ * are read the table's rules are checked in order.  Every mistake is a
+ * usage error naming its culprit. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
-#include "ops.h"
-#include "alloc.h"
+
+const cli_optinfo cli_optinfos[] = {
+#define SECTION(title) {-1, NULL, NULL, title, CLI_ARG_NONE},
+#define OPT(ID, names, arg, repeat, lo, hi, expect, meta, help) \
+    {CLI_OPT_##ID, names, meta, help, CLI_ARG_##arg},
+#define RULE(...)
+#define VALUES(name)
+#include "options.def"
+#undef SECTION
+#undef OPT
+#undef RULE
+#undef VALUES
+};
+const size_t cli_noptinfos = sizeof cli_optinfos / sizeof cli_optinfos[0];
+
+/* what the parser needs of each option, by its index */
+enum { REP_ADD, REP_SAME, REP_ONCE, REP_FLAG };
+static const struct {
+    const char *names, *meta, *expect;
+    cli_arg arg;
+    int repeat;
+    long lo, hi;
+} opt[CLI_OPT_COUNT] = {
+#define SECTION(title)
+#define OPT(ID, names, arg, repeat, lo, hi, expect, meta, help) \
+    [CLI_OPT_##ID] = {names, meta, expect, CLI_ARG_##arg, REP_##repeat, lo, hi},
+#define RULE(...)
+#define VALUES(name)
+#include "options.def"
+#undef SECTION
+#undef OPT
+#undef RULE
+#undef VALUES
+};
+
+/* ---- messages ---- */
 
 static ad_errclass usage(ad_diag *d, const char *fmt, const char *a, const char *b)
 {
@@ -21,6 +57,44 @@ static ad_errclass usage(ad_diag *d, const char *fmt, const char *a, const char 
     snprintf(m, sizeof m, fmt, q1, q2);
     return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s", m);
 }
+
+static ad_errclass nomem(ad_diag *d) { return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
+
+/* the name messages show: the option's first spelling */
+static const char *shown(int id, char *buf, size_t n)
+{
+    size_t len = strcspn(opt[id].names, "|");
+    snprintf(buf, n, "%.*s", (int)len, opt[id].names);
+    return buf;
+}
+
+/* "forward, reverse or auto" from "forward|reverse|auto" */
+static void word_list(const char *words, char *buf, size_t n)
+{
+    size_t k = 0, nw = 1;
+    for (const char *p = words; *p; p++) nw += *p == '|';
+    buf[0] = 0;
+    for (size_t w = 0; w < nw; w++) {
+        size_t len = strcspn(words, "|");
+        k += (size_t)snprintf(buf + k, n > k ? n - k : 0, "%s%.*s", w == 0 ? "" : w + 1 == nw ? " or " : ", ",
+                              (int)len, words);
+        if (k >= n) return;
+        words += len + 1;
+    }
+}
+
+/* the index of v among the '|'-separated words, or -1 */
+static int word_index(const char *words, const char *v)
+{
+    for (int i = 0;; i++) {
+        size_t len = strcspn(words, "|");
+        if (strlen(v) == len && strncmp(words, v, len) == 0) return i;
+        if (!words[len]) return -1;
+        words += len + 1;
+    }
+}
+
+/* ---- values ---- */
 
 int cli_parse_number(const char *s, size_t len, double *out, const char **why)
 {
@@ -42,7 +116,7 @@ int cli_parse_number(const char *s, size_t len, double *out, const char **why)
     if (i != len) { *why = "is not a number"; return -1; }
     char buf[64], *copy = buf;
     if (len >= sizeof buf) {
-        copy = adi_malloc(len + 1);
+        copy = malloc(len + 1);
         if (!copy) { *why = "could not be read (out of memory)"; return -1; }
     }
     memcpy(copy, s, len);
@@ -68,31 +142,37 @@ static int is_ident(const char *s, size_t n)
 
 static char *dupn(const char *s, size_t n)
 {
-    char *p = adi_malloc(n + 1);
+    char *p = malloc(n + 1);
     if (p) { memcpy(p, s, n); p[n] = 0; }
     return p;
 }
 
 /* checks one variable name given on the command line */
-static ad_errclass check_name(const char *opt, const char *s, size_t n, ad_diag *d)
+static ad_errclass check_name(const char *o, const char *s, size_t n, ad_diag *d)
 {
     char q[80];
     snprintf(q, sizeof q, "%.*s", (int)(n > 60 ? 60 : n), s);
     if (n > 60) strcat(q, "...");
     if (!is_ident(s, n))
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is not a variable name", opt, q);
-    if ((n == 2 && !memcmp(s, "pi", 2)) || (n == 1 && s[0] == 'e'))
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a constant, not a variable", opt, q);
-    if (adi_fn_lookup(s, n))
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a function, not a variable", opt, q);
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is not a variable name", o, q);
+    int r = ad_reserved(s, n);
+    if (r == AD_RESERVED_CONSTANT)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a constant, not a variable", o, q);
+    if (r == AD_RESERVED_FUNCTION)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a function, not a variable", o, q);
     return AD_E_NONE;
 }
 
-/* "x=2,y=3" appended to *list; names must be new */
-static ad_errclass parse_bindings(const char *opt, const char *arg, cli_binding **list, size_t *n,
-                                  ad_diag *d)
+static size_t find_name(char *const *names, size_t n, const char *s, size_t len)
 {
-    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME=VALUE[,NAME=VALUE...])", opt);
+    for (size_t i = 0; i < n; i++)
+        if (strlen(names[i]) == len && !memcmp(names[i], s, len)) return i;
+    return n;
+}
+
+ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, int replace, ad_diag *d)
+{
+    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME=VALUE[,NAME=VALUE...])", o);
     const char *p = arg;
     for (;;) {
         const char *end = strchr(p, ',');
@@ -101,30 +181,52 @@ static ad_errclass parse_bindings(const char *opt, const char *arg, cli_binding 
         if (!eq) {
             char q[80];
             snprintf(q, sizeof q, "%.*s", (int)(len > 60 ? 60 : len), p);
-            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected NAME=VALUE, got '%s'", opt, q);
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected NAME=VALUE, got '%s'", o, q);
         }
-        size_t nl = (size_t)(eq - p);
-        ad_errclass e = check_name(opt, p, nl, d);
+        size_t nl = (size_t)(eq - p), vl = len - nl - 1;
+        ad_errclass e = check_name(o, p, nl, d);
         if (e) return e;
-        for (size_t i = 0; i < *n; i++)
-            if (strlen((*list)[i].name) == nl && !memcmp((*list)[i].name, p, nl))
-                return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", opt,
-                                   (int)(nl > 60 ? 60 : nl), p);
+        size_t at = find_name(b->names, b->n, p, nl);
+        if (at < b->n && !replace)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", o, (int)(nl > 60 ? 60 : nl), p);
         double v;
         const char *why;
-        size_t vl = len - nl - 1;
         if (cli_parse_number(eq + 1, vl, &v, &why) < 0) {
             char q[80];
             snprintf(q, sizeof q, "%.*s", (int)(vl > 60 ? 60 : vl), eq + 1);
-            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%s'", opt,
-                               (int)(nl > 60 ? 60 : nl), p, why, q);
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%s'", o, (int)(nl > 60 ? 60 : nl), p,
+                               why, q);
         }
-        cli_binding *nb = adi_realloc(*list, (*n + 1) * sizeof **list);
-        if (!nb) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-        *list = nb;
-        nb[*n].name = dupn(p, nl);
-        if (!nb[*n].name) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-        nb[*n].value = v;
+        if (at == b->n) {
+            char **nn = realloc(b->names, (b->n + 1) * sizeof *nn);
+            if (nn) b->names = nn;
+            double *nv = nn ? realloc(b->values, (b->n + 1) * sizeof *nv) : NULL;
+            if (nv) b->values = nv;
+            if (!nn || !nv || !(b->names[b->n] = dupn(p, nl))) return nomem(d);
+            b->n++;
+        }
+        b->values[at] = v;
+        if (!end) break;
+        p = end + 1;
+    }
+    return AD_E_NONE;
+}
+
+static ad_errclass names_list(const char *o, const char *arg, char ***list, size_t *n, ad_diag *d)
+{
+    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME[,NAME...])", o);
+    const char *p = arg;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        ad_errclass e = check_name(o, p, len, d);
+        if (e) return e;
+        if (find_name(*list, *n, p, len) < *n)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", o, (int)(len > 60 ? 60 : len), p);
+        char **nl = realloc(*list, (*n + 1) * sizeof **list);
+        if (!nl) return nomem(d);
+        *list = nl;
+        if (!(nl[*n] = dupn(p, len))) return nomem(d);
         (*n)++;
         if (!end) break;
         p = end + 1;
@@ -132,10 +234,44 @@ static ad_errclass parse_bindings(const char *opt, const char *arg, cli_binding 
     return AD_E_NONE;
 }
 
+/* "0.5,1,-2" */
+static ad_errclass numbers_list(const char *o, const char *arg, double **list, size_t *n, ad_diag *d)
+{
+    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NUMBER[,NUMBER...])", o);
+    const char *p = arg;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        double v;
+        const char *why;
+        if (cli_parse_number(p, len, &v, &why) < 0)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.*s' %s", o, (int)(len > 60 ? 60 : len), p, why);
+        double *nl = realloc(*list, (*n + 1) * sizeof **list);
+        if (!nl) return nomem(d);
+        *list = nl;
+        nl[(*n)++] = v;
+        if (!end) break;
+        p = end + 1;
+    }
+    return AD_E_NONE;
+}
+
+/* "12": digits only, within [lo, hi]; 0 or -1 */
+static int whole_number(const char *v, long lo, long hi, long *out)
+{
+    if (*v < '0' || *v > '9') return -1;
+    char *end;
+    errno = 0;
+    long p = strtol(v, &end, 10);
+    if (*end || errno || p < lo || p > hi) return -1;
+    *out = p;
+    return 0;
+}
+
 static ad_errclass add_source(cli_options *o, const char *name, char *text, size_t len, ad_diag *d)
 {
-    cli_source *ns = adi_realloc(o->src, (o->nsrc + 1) * sizeof *o->src);
-    if (!ns) { free(text); return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
+    cli_source *ns = realloc(o->src, (o->nsrc + 1) * sizeof *o->src);
+    if (!ns) { free(text); return nomem(d); }
     o->src = ns;
     ns[o->nsrc++] = (cli_source){.name = name, .src = text, .len = len};
     return AD_E_NONE;
@@ -146,12 +282,12 @@ static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(errno));
     size_t cap = 4096, len = 0;
-    char *buf = adi_malloc(cap);
-    if (!buf) { if (f != stdin) fclose(f); return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
+    char *buf = malloc(cap);
+    if (!buf) { if (f != stdin) fclose(f); return nomem(d); }
     errno = 0;
     for (;;) {
         if (len == cap) {
-            char *nb = cap < ((size_t)1 << 31) ? adi_realloc(buf, cap * 2) : NULL;
+            char *nb = cap < ((size_t)1 << 31) ? realloc(buf, cap * 2) : NULL;
             if (!nb) {
                 free(buf);
                 if (f != stdin) fclose(f);
@@ -171,294 +307,183 @@ static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
     return add_source(o, strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, d);
 }
 
-/* the value of an option: "--opt=value", "--opt value", "-ovalue", "-o value" */
-static const char *take(int argc, char **argv, int *i, const char *inline_val, const char *opt,
-                        ad_diag *d, ad_errclass *e)
+/* ---- storing what each option says ---- */
+
+/* the value of an option read by its kind: number, index of a word, or text */
+typedef struct {
+    const char *text;
+    long num;
+    double real;
+} optval;
+
+/* an option given again: SAME options only with the value they have */
+static ad_errclass again(cli_options *o, int id, const char *typed, long num, double real, const char *text,
+                         ad_diag *d)
 {
-    if (inline_val) return inline_val;
-    if (*i + 1 >= argc) {
-        *e = ad_diag_set(d, AD_E_USAGE, 0, 0, "option '%s' needs a value", opt);
-        return NULL;
+    if (!o->given[id] || opt[id].repeat == REP_ADD || opt[id].repeat == REP_FLAG) return AD_E_NONE;
+    if (opt[id].repeat == REP_ONCE) return usage(d, "option '%s' given twice", typed, NULL);
+    int same = 1;
+    switch (id) {
+    case CLI_OPT_ORDER: same = o->order == num; break;
+    case CLI_OPT_JOBS: same = o->jobs == num; break;
+    case CLI_OPT_PRECISION: same = o->precision == num; break;
+    case CLI_OPT_MODE: same = (long)o->mode == num + 1; break;
+    case CLI_OPT_NONDIFF: same = (long)o->policy == num; break;
+    case CLI_OPT_FORMAT: same = (long)o->format == num; break;
+    case CLI_OPT_ON_ERROR: same = o->on_error == num; break;
+    case CLI_OPT_DUMP_TAPE: same = (long)o->dumpfmt == num; break;
+    case CLI_OPT_STEP_SCALE: same = o->step_scale == real; break;
+    case CLI_OPT_RTOL: same = o->rtol == real; break;
+    case CLI_OPT_ATOL: same = o->atol == real; break;
+    case CLI_OPT_POINTS: same = strcmp(o->points, text) == 0; break;
     }
-    return argv[++*i];
+    return same ? AD_E_NONE : usage(d, "option '%s' given twice with different values", typed, NULL);
 }
 
-/* single-valued options may be repeated only with the same value */
-static ad_errclass set_once(int *field, int *seen, int value, const char *opt, ad_diag *d)
+static ad_errclass store(cli_options *o, int id, const char *typed, const optval *v, ad_diag *d)
 {
-    if (*seen && *field != value)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "option '%s' given twice with different values", opt);
-    *field = value;
-    *seen = 1;
+    ad_errclass e = again(o, id, typed, v->num, v->real, v->text, d);
+    if (e) return e;
+    switch (id) {
+    case CLI_OPT_EXPR: {
+        char *copy = dupn(v->text, strlen(v->text));
+        return copy ? add_source(o, NULL, copy, strlen(v->text), d) : nomem(d);
+    }
+    case CLI_OPT_FILE: return read_file(o, v->text, d);
+    case CLI_OPT_AT: return cli_add_bindings(typed, v->text, &o->at, 0, d);
+    case CLI_OPT_SEED: return cli_add_bindings(typed, v->text, &o->seed, 0, d);
+    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, d);
+    case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, d);
+    case CLI_OPT_ADJOINT: return numbers_list(typed, v->text, &o->adjoint, &o->nadjoint, d);
+    case CLI_OPT_GRAD: o->grad = 1; break;
+    case CLI_OPT_JACOBIAN: o->jacobian = 1; break;
+    case CLI_OPT_HESSIAN: o->hessian = 1; break;
+    case CLI_OPT_CHECK: o->check = 1; break;
+    case CLI_OPT_BINARY: o->binary = 1; break;
+    case CLI_OPT_STATS: o->stats = 1; break;
+    case CLI_OPT_NO_OPTIMIZE: o->no_optimize = 1; break;
+    case CLI_OPT_HELP: o->help = 1; break;
+    case CLI_OPT_VERSION: o->version = 1; break;
+    case CLI_OPT_ORDER: o->order = (int)v->num; break;
+    case CLI_OPT_JOBS: o->jobs = (int)v->num; break;
+    case CLI_OPT_PRECISION: o->precision = (int)v->num; break;
+    case CLI_OPT_MODE: o->mode = (ad_mode)(v->num + 1); break;
+    case CLI_OPT_NONDIFF: o->policy = (ad_policy)v->num; break;
+    case CLI_OPT_FORMAT: o->format = (cli_format)v->num; break;
+    case CLI_OPT_ON_ERROR: o->on_error = (int)v->num; break;
+    case CLI_OPT_DUMP_TAPE: o->dump = 1; o->dumpfmt = (ad_dump_format)v->num; break;
+    case CLI_OPT_STEP_SCALE: o->step_scale = v->real; break;
+    case CLI_OPT_RTOL: o->rtol = v->real; break;
+    case CLI_OPT_ATOL: o->atol = v->real; break;
+    case CLI_OPT_POINTS: o->points = v->text; break;
+    }
     return AD_E_NONE;
 }
 
-static ad_errclass names_list(const char *opt, const char *arg, char ***list, size_t *n, ad_diag *d)
+/* reads the value text of option id by its kind into v */
+static ad_errclass read_value(int id, const char *typed, const char *text, optval *v, ad_diag *d)
 {
-    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME[,NAME...])", opt);
-    const char *p = arg;
-    for (;;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        ad_errclass e = check_name(opt, p, len, d);
-        if (e) return e;
-        for (size_t i = 0; i < *n; i++)
-            if (strlen((*list)[i]) == len && !memcmp((*list)[i], p, len))
-                return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", opt,
-                                   (int)(len > 60 ? 60 : len), p);
-        char **nl = adi_realloc(*list, (*n + 1) * sizeof **list);
-        if (!nl) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-        *list = nl;
-        if (!(nl[*n] = dupn(p, len))) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-        (*n)++;
-        if (!end) break;
-        p = end + 1;
-    }
-    return AD_E_NONE;
-}
-
-static int is_opt(const char *opt, const char *a, const char *b)
-{
-    return strcmp(opt, a) == 0 || (b && strcmp(opt, b) == 0);
-}
-
-/* "12": digits only, within [lo, hi]; 0 or -1 */
-static int whole_number(const char *v, long lo, long hi, long *out)
-{
-    if (*v < '0' || *v > '9') return -1;
-    char *end;
-    errno = 0;
-    long p = strtol(v, &end, 10);
-    if (*end || errno || p < lo || p > hi) return -1;
-    *out = p;
-    return 0;
-}
-
-/* "0.5,1,-2" */
-static ad_errclass numbers_list(const char *opt, const char *arg, double **list, size_t *n, ad_diag *d)
-{
-    if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NUMBER[,NUMBER...])", opt);
-    const char *p = arg;
-    for (;;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        double v;
+    char name[32], what[120], fmt[200];
+    v->text = text;
+    cli_arg kind = opt[id].arg;
+    if (kind == CLI_ARG_WORD || (kind == CLI_ARG_OPTWORD && text)) {
+        v->num = word_index(opt[id].meta, text);
+        if (v->num >= 0) return AD_E_NONE;
+        word_list(opt[id].meta, what, sizeof what);
+    } else if (kind == CLI_ARG_INT) {
+        if (whole_number(text, opt[id].lo, opt[id].hi, &v->num) == 0) return AD_E_NONE;
+        snprintf(what, sizeof what, "%s", opt[id].expect);
+    } else if (kind == CLI_ARG_POSITIVE || kind == CLI_ARG_NONNEG) {
         const char *why;
-        if (cli_parse_number(p, len, &v, &why) < 0)
-            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.*s' %s", opt, (int)(len > 60 ? 60 : len), p, why);
-        double *nl = adi_realloc(*list, (*n + 1) * sizeof **list);
-        if (!nl) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-        *list = nl;
-        nl[(*n)++] = v;
-        if (!end) break;
-        p = end + 1;
+        int pos = kind == CLI_ARG_POSITIVE;
+        if (cli_parse_number(text, strlen(text), &v->real, &why) == 0 && v->real >= 0 && !(pos && v->real == 0))
+            return AD_E_NONE;
+        return usage(d, pos ? "%s: expected a positive number, got '%s'" : "%s: expected a number >= 0, got '%s'",
+                     typed, text);
+    } else {
+        return AD_E_NONE;
     }
-    return AD_E_NONE;
+    snprintf(fmt, sizeof fmt, "%s: expected %s, got '%%s'", shown(id, name, sizeof name), what);
+    return usage(d, fmt, text, NULL);
 }
 
-static int lookup_word(const char *v, const char *const *words, int n)
+/* ---- reading the words ---- */
+
+/* the option spelled s[0..len) (one of options.def's names), or -1 */
+static int lookup(const char *s, size_t len)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(v, words[i]) == 0) return i;
+    for (int id = 0; id < CLI_OPT_COUNT; id++) {
+        const char *p = opt[id].names;
+        for (;;) {
+            size_t n = strcspn(p, "|");
+            if (n == len && strncmp(p, s, len) == 0) return id;
+            if (!p[n]) break;
+            p += n + 1;
+        }
+    }
     return -1;
 }
 
-ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
+/* arg as an option: its index (-1: none), the spelling given (typed) and
+ * a value given with it (--mode=auto, -at=x=1, -j4) */
+static int split(const char *arg, char *typed, size_t n, const char **val)
 {
-    memset(o, 0, sizeof *o);
-    /* errors found while reading the options are printed in the format asked
-     * for, wherever --format appears */
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--format=json") == 0 ||
-            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
-            o->format = CLI_FMT_JSON;
-        if (strcmp(argv[i], "-e") == 0 || strcmp(argv[i], "--expr") == 0 || strcmp(argv[i], "-f") == 0 ||
-            strcmp(argv[i], "-at") == 0 || strcmp(argv[i], "--at") == 0)
-            i++;   /* skip their values: an expression may read "--format" */
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    *val = NULL;
+    int id = lookup(arg, len);
+    if (arg[1] == '-' || (id >= 0 && len > 2)) {
+        /* --name[=value], and names like -at that are more than one letter */
+        snprintf(typed, n, "%.*s", (int)len, arg);
+        if (eq) *val = eq + 1;
+        return id;
     }
-    int seen_mode = 0, seen_pol = 0, seen_dump = 0, seen_fmt = 0, seen_prec = 0;
-    int mode = 0, pol = 0, dump = 0, fmt = 0, prec = 0;
-    int seen_order = 0, order = 0, seen_step = 0, seen_rtol = 0, seen_atol = 0;
-    int seen_onerr = 0, onerr = 0, seen_jobs = 0, jobs = 1;
-    o->step_scale = 1;
-    o->rtol = 1e-5;
-    o->atol = 1e-7;
-    ad_errclass e = AD_E_NONE;
+    /* -x, with its value attached or not */
+    snprintf(typed, n, "%.2s", arg);
+    if (arg[2]) *val = arg + 2;
+    return lookup(arg, 2);
+}
+
+/* 1 when option id takes its value from the next word when none is attached */
+static int takes_next(int id) { return opt[id].arg != CLI_ARG_NONE && opt[id].arg != CLI_ARG_OPTWORD; }
+
+/* errors found while reading the options are printed in the format asked
+ * for, wherever --format appears */
+static void prescan_format(cli_options *o, int argc, char **argv)
+{
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val = NULL;
-        char opt[64];
-        if (arg[0] != '-' || arg[1] == 0) {
-            if (i > 1 && strcmp(argv[i - 1], "--dump-tape") == 0 &&
-                (!strcmp(arg, "text") || !strcmp(arg, "tsv") || !strcmp(arg, "json") || !strcmp(arg, "dot")))
-                return usage(d, "--dump-tape takes its format after '=': --dump-tape=%s", arg, NULL);
-            return usage(d, "unexpected argument '%s' (expressions go after -e)", arg, NULL);
-        }
-        if (strcmp(arg, "--") == 0) {
-            if (i + 1 < argc)
-                return usage(d, "unexpected argument '%s' (expressions go after -e)", argv[i + 1], NULL);
-            break;
-        }
-        /* split "--name=value"; "-at" is a long option with one dash */
-        if (arg[1] == '-' || strncmp(arg, "-at", 3) == 0) {
-            const char *eq = strchr(arg, '=');
-            size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-            if (n >= sizeof opt) n = sizeof opt - 1;
-            memcpy(opt, arg, n);
-            opt[n] = 0;
-            if (eq) val = eq + 1;
-            if (strcmp(opt, "-at") != 0 && arg[1] != '-') {
-                /* "-atx=2" is not an option */
-                return usage(d, "unknown option '%s'", arg, NULL);
-            }
-        } else {
-            opt[0] = '-';
-            opt[1] = arg[1];
-            opt[2] = 0;
-            if (arg[2]) val = arg + 2;
-        }
-#define IS(a, b) is_opt(opt, a, b)
-        if (IS("-h", "--help")) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->help = 1;
-        } else if (IS("-V", "--version")) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->version = 1;
-        } else if (IS("-e", "--expr")) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            char *copy = dupn(v, strlen(v));
-            if (!copy) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-            if ((e = add_source(o, NULL, copy, strlen(v), d))) return e;
-        } else if (IS("-f", "--file")) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            if ((e = read_file(o, v, d))) return e;
-        } else if (IS("-at", "--at")) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            if ((e = parse_bindings(opt, v, &o->at, &o->nat, d))) return e;
-        } else if (IS("--grad", NULL)) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->grad = 1;
-        } else if (IS("--wrt", NULL)) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            if ((e = names_list(opt, v, &o->wrt, &o->nwrt, d))) return e;
-            o->grad = 1;
-        } else if (IS("--jacobian", NULL)) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->jacobian = 1;
-        } else if (IS("--hessian", NULL)) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->hessian = 1;
-        } else if (IS("--points", NULL)) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            if (o->points && strcmp(o->points, v) != 0)
-                return usage(d, "option '%s' given twice with different values", opt, NULL);
-            o->points = v;
-        } else if (IS("--vars", NULL)) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            if ((e = names_list(opt, v, &o->vars, &o->nvars, d))) return e;
-        } else if (IS("--binary", NULL)) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->binary = 1;
-        } else if (IS("--stats", NULL)) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->stats = 1;
-        } else if (IS("--no-optimize", NULL)) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->no_optimize = 1;
-        } else if (IS("--on-error", NULL)) {
-            static const char *const w[] = {"stop", "skip", "nan"};
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            int k = lookup_word(v, w, 3);
-            if (k < 0) return usage(d, "--on-error: expected stop, skip or nan, got '%s'", v, NULL);
-            if ((e = set_once(&onerr, &seen_onerr, k, opt, d))) return e;
-        } else if (IS("-j", "--jobs")) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            long k;
-            if (whole_number(v, 0, 1024, &k) < 0)
-                return usage(d, "-j: expected a number of threads from 0 (all cores) to 1024, got '%s'", v, NULL);
-            if ((e = set_once(&jobs, &seen_jobs, (int)k, opt, d))) return e;
-        } else if (IS("--check", NULL)) {
-            if (val) return usage(d, "option '%s' takes no value", opt, NULL);
-            o->check = 1;
-        } else if (IS("--adjoint", NULL)) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            if (o->adjoint) return usage(d, "option '%s' given twice", opt, NULL);
-            if ((e = numbers_list(opt, v, &o->adjoint, &o->nadjoint, d))) return e;
-        } else if (IS("--order", NULL)) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            long k;
-            if (whole_number(v, 1, AD_MAX_ORDER, &k) < 0)
-                return usage(d, "--order: expected a whole number from 1 to 100, got '%s'", v, NULL);
-            if ((e = set_once(&order, &seen_order, (int)k, opt, d))) return e;
-        } else if (IS("--step-scale", NULL) || IS("--rtol", NULL) || IS("--atol", NULL)) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            double x;
-            const char *why;
-            int is_step = opt[2] == 's';
-            if (cli_parse_number(v, strlen(v), &x, &why) < 0 || x < 0 || (is_step && x == 0))
-                return usage(d, is_step ? "%s: expected a positive number, got '%s'"
-                                        : "%s: expected a number >= 0, got '%s'", opt, v);
-            double *field = is_step ? &o->step_scale : opt[2] == 'r' ? &o->rtol : &o->atol;
-            int *seen = is_step ? &seen_step : opt[2] == 'r' ? &seen_rtol : &seen_atol;
-            if (*seen && *field != x) return usage(d, "option '%s' given twice with different values", opt, NULL);
-            *field = x;
-            *seen = 1;
-        } else if (IS("--seed", NULL)) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            if ((e = parse_bindings(opt, v, &o->seed, &o->nseed, d))) return e;
-        } else if (IS("--mode", NULL)) {
-            static const char *const w[] = {"forward", "reverse", "auto"};
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            int k = lookup_word(v, w, 3);
-            if (k < 0) return usage(d, "--mode: expected forward, reverse or auto, got '%s'", v, NULL);
-            if ((e = set_once(&mode, &seen_mode, k + 1, opt, d))) return e;
-        } else if (IS("--nondiff", NULL)) {
-            static const char *const w[] = {"strict", "zero-subgrad"};
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            int k = lookup_word(v, w, 2);
-            if (k < 0) return usage(d, "--nondiff: expected strict or zero-subgrad, got '%s'", v, NULL);
-            if ((e = set_once(&pol, &seen_pol, k, opt, d))) return e;
-        } else if (IS("--format", NULL)) {
-            static const char *const w[] = {"text", "json"};
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            int k = lookup_word(v, w, 2);
-            if (k < 0) return usage(d, "--format: expected text or json, got '%s'", v, NULL);
-            if ((e = set_once(&fmt, &seen_fmt, k, opt, d))) return e;
-        } else if (IS("--dump-tape", NULL)) {
-            static const char *const w[] = {"text", "tsv", "json", "dot"};
-            int k = 0;
-            if (val) {
-                k = lookup_word(val, w, 4);
-                if (k < 0) return usage(d, "--dump-tape: expected text, tsv, json or dot, got '%s'", val, NULL);
-            }
-            if ((e = set_once(&dump, &seen_dump, k, opt, d))) return e;
-        } else if (IS("--precision", NULL)) {
-            const char *v = take(argc, argv, &i, val, opt, d, &e);
-            if (!v) return e;
-            long p;
-            if (whole_number(v, 1, 17, &p) < 0)
-                return usage(d, "--precision: expected a whole number from 1 to 17, got '%s'", v, NULL);
-            if ((e = set_once(&prec, &seen_prec, (int)p, opt, d))) return e;
-        } else {
-            return usage(d, "unknown option '%s'", arg, NULL);
-        }
-#undef IS
+        char typed[64];
+        const char *val;
+        if (argv[i][0] != '-' || !argv[i][1]) continue;
+        int id = split(argv[i], typed, sizeof typed, &val);
+        if (id < 0 || !takes_next(id)) continue;
+        if (!val && i + 1 < argc) val = argv[++i];   /* skip the value: an expression may read "--format" */
+        if (id == CLI_OPT_FORMAT && val && strcmp(val, "json") == 0) o->format = CLI_FMT_JSON;
     }
-    /* name the -e sources: "-e", or "-e#1", "-e#2"... when there are several */
+}
+
+/* one option word (and the next, when it is the value); *i moves past them */
+static ad_errclass one_option(cli_options *o, int argc, char **argv, int *i, ad_diag *d)
+{
+    const char *arg = argv[*i], *val;
+    char typed[64];
+    int id = split(arg, typed, sizeof typed, &val);
+    if (id < 0) return usage(d, "unknown option '%s'", arg, NULL);
+    if (opt[id].arg == CLI_ARG_NONE && val) return usage(d, "option '%s' takes no value", typed, NULL);
+    if (takes_next(id) && !val) {
+        if (*i + 1 >= argc) return ad_diag_set(d, AD_E_USAGE, 0, 0, "option '%s' needs a value", typed);
+        val = argv[++*i];
+    }
+    optval v = {NULL, 0, 0};
+    ad_errclass e = read_value(id, typed, val, &v, d);
+    if (!e) e = store(o, id, typed, &v, d);
+    o->given[id]++;
+    return e;
+}
+
+/* "-e", or "-e#1", "-e#2"... when there are several */
+static void name_sources(cli_options *o)
+{
     size_t ne = 0;
     for (size_t i = 0; i < o->nsrc; i++) ne += o->src[i].name == NULL;
     for (size_t i = 0, k = 0; i < o->nsrc; i++) {
@@ -471,87 +496,190 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
             o->src[i].name = o->src[i].label;
         }
     }
-    o->mode = (ad_mode)mode;
-    o->order = order;
-    o->on_error = onerr;
-    o->no_block = getenv("ADCALC_NO_BLOCK") != NULL;
-    o->jobs = jobs;
-    o->policy = (ad_policy)pol;
-    o->dump = seen_dump;
-    o->dumpfmt = (ad_dump_format)dump;
-    if (seen_fmt) o->format = (cli_outfmt)fmt;
-    o->precision = prec;
-    if (o->help || o->version) return AD_E_NONE;
+}
 
-    /* without -e or -f, statements come from stdin (the REPL, repl.c) */
-    if (o->nsrc == 0 && (o->jacobian || o->adjoint || o->dump))
-        return usage(d, "%s needs expressions given with -e or -f",
-                     o->jacobian ? "--jacobian" : o->adjoint ? "--adjoint" : "--dump-tape", NULL);
-    if (o->adjoint && o->nadjoint != o->nsrc)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu expression%s (one weight per -e)",
-                           o->nadjoint, o->nadjoint == 1 ? "" : "s", o->nsrc, o->nsrc == 1 ? "" : "s");
-    if ((o->jacobian || o->adjoint) && (o->hessian || o->order || o->check))
-        return usage(d, "%s cannot be combined with --hessian, --order or --check", o->jacobian ? "--jacobian" : "--adjoint", NULL);
-    if ((o->jacobian || o->adjoint) && o->dump)
-        return usage(d, "%s cannot be combined with --dump-tape", o->jacobian ? "--jacobian" : "--adjoint", NULL);
-    if (!o->check && (seen_step || seen_rtol || seen_atol))
-        return usage(d, "%s only applies with --check", seen_step ? "--step-scale" : seen_rtol ? "--rtol" : "--atol", NULL);
-    if (o->order && o->hessian)
-        return usage(d, "--order cannot be combined with --hessian", NULL, NULL);
-    if (o->order && o->nseed == 0 && (o->nwrt ? o->nwrt : o->nat) != 1)
-        return usage(d, "--order needs a function of one variable (one -at variable, or --wrt NAME) or a --seed direction", NULL, NULL);
-    /* batch mode: the points name the variables */
-    if (!o->points && (o->nvars || o->binary || seen_onerr || seen_jobs))
-        return usage(d, "%s only applies with --points",
-                     o->nvars ? "--vars" : o->binary ? "--binary" : seen_onerr ? "--on-error" : "-j", NULL);
-    if (o->points) {
-        if (o->nsrc == 0)
-            return usage(d, "--points needs expressions given with -e or -f", NULL, NULL);
-        for (size_t i = 0; i < o->nsrc; i++)
-            if (strcmp(o->points, "-") == 0 && strcmp(o->src[i].name, "<stdin>") == 0)
-                return usage(d, "-f - and --points - cannot both read stdin", NULL, NULL);
-        if (o->binary && !o->nvars)
-            return usage(d, "--binary needs --vars (the columns of the binary rows)", NULL, NULL);
-        if (o->binary && o->format == CLI_FMT_JSON)
-            return usage(d, "--binary cannot be combined with --format json", NULL, NULL);
-        if (o->order || o->check || o->adjoint || o->dump)
-            return usage(d, "--points cannot be combined with %s",
-                         o->order ? "--order" : o->check ? "--check" : o->adjoint ? "--adjoint" : "--dump-tape", NULL);
-        for (size_t i = 0; i < o->nvars; i++)
-            for (size_t j = 0; j < o->nat; j++)
-                if (strcmp(o->vars[i], o->at[j].name) == 0)
-                    return usage(d, "'%s' is given both by -at and by the points", o->vars[i], NULL);
-        /* --seed and --wrt name columns or -at values: checked once the
-         * header is read (batch.c) */
-        return AD_E_NONE;
-    }
-    /* --seed and --wrt may only name variables that -at gives */
-    for (size_t i = 0; i < o->nseed; i++) {
-        size_t j = 0;
-        while (j < o->nat && strcmp(o->at[j].name, o->seed[i].name) != 0) j++;
-        if (j == o->nat)
-            return usage(d, "--seed: '%s' has no value in -at", o->seed[i].name, NULL);
-    }
-    for (size_t i = 0; i < o->nwrt; i++) {
-        size_t j = 0;
-        while (j < o->nat && strcmp(o->at[j].name, o->wrt[i]) != 0) j++;
-        if (j == o->nat)
+/* ---- the rules between options (options.def's RULE and VALUES) ---- */
+
+typedef ad_errclass check_fn(const cli_options *o, ad_diag *d);
+
+static ad_errclass check_adjoint_weights(const cli_options *o, ad_diag *d)
+{
+    if (!o->adjoint || o->nadjoint == o->nsrc) return AD_E_NONE;
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu expression%s (one weight per -e)",
+                       o->nadjoint, o->nadjoint == 1 ? "" : "s", o->nsrc, o->nsrc == 1 ? "" : "s");
+}
+
+static ad_errclass check_order_direction(const cli_options *o, ad_diag *d)
+{
+    if (!o->order || o->seed.n || (o->nwrt ? o->nwrt : o->at.n) == 1) return AD_E_NONE;
+    return usage(d, "--order needs a function of one variable (one -at variable, or --wrt NAME) or a --seed direction",
+                 NULL, NULL);
+}
+
+static ad_errclass check_points_stdin(const cli_options *o, ad_diag *d)
+{
+    for (size_t i = 0; o->points && i < o->nsrc; i++)
+        if (strcmp(o->points, "-") == 0 && strcmp(o->src[i].name, "<stdin>") == 0)
+            return usage(d, "-f - and --points - cannot both read stdin", NULL, NULL);
+    return AD_E_NONE;
+}
+
+static ad_errclass check_binary_json(const cli_options *o, ad_diag *d)
+{
+    if (o->binary && o->format == CLI_FMT_JSON)
+        return usage(d, "--binary cannot be combined with --format json", NULL, NULL);
+    return AD_E_NONE;
+}
+
+static ad_errclass check_points_names(const cli_options *o, ad_diag *d)
+{
+    for (size_t i = 0; o->points && i < o->nvars; i++)
+        if (find_name(o->at.names, o->at.n, o->vars[i], strlen(o->vars[i])) < o->at.n)
+            return usage(d, "'%s' is given both by -at and by the points", o->vars[i], NULL);
+    return AD_E_NONE;
+}
+
+/* --seed and --wrt may only name variables that -at gives (in batch mode
+ * the points give them too: checked once the header is read) */
+static ad_errclass check_at_names(const cli_options *o, ad_diag *d)
+{
+    if (o->points) return AD_E_NONE;
+    for (size_t i = 0; i < o->seed.n; i++)
+        if (find_name(o->at.names, o->at.n, o->seed.names[i], strlen(o->seed.names[i])) == o->at.n)
+            return usage(d, "--seed: '%s' has no value in -at", o->seed.names[i], NULL);
+    for (size_t i = 0; i < o->nwrt; i++)
+        if (find_name(o->at.names, o->at.n, o->wrt[i], strlen(o->wrt[i])) == o->at.n)
             return usage(d, "--wrt: '%s' has no value in -at", o->wrt[i], NULL);
+    return AD_E_NONE;
+}
+
+enum { RULE_NEEDS_EXPR, RULE_ONLY_WITH, RULE_NOT_WITH, RULE_VALUES };
+static const struct {
+    int kind;
+    uint64_t group, other;
+    const char *text;
+    check_fn *fn;
+} rules[] = {
+#define B(ID) ((uint64_t)1 << CLI_OPT_##ID)
+#define SECTION(title)
+#define OPT(...)
+#define RULE(kind, group, other, text) {RULE_##kind, group, other, text, NULL},
+#define VALUES(name) {RULE_VALUES, 0, 0, NULL, check_##name},
+#include "options.def"
+#undef SECTION
+#undef OPT
+#undef RULE
+#undef VALUES
+#undef B
+};
+
+/* the first option of set that was given (in the order of options.def), or -1 */
+static int first_given(const cli_options *o, uint64_t set)
+{
+    for (int id = 0; id < CLI_OPT_COUNT; id++)
+        if ((set >> id & 1) && o->given[id]) return id;
+    return -1;
+}
+
+/* the first option of set (in the order of options.def) */
+static int first_of(uint64_t set)
+{
+    int id = 0;
+    while (id < CLI_OPT_COUNT - 1 && !(set >> id & 1)) id++;
+    return id;
+}
+
+static ad_errclass check_rules(const cli_options *o, ad_diag *d)
+{
+    for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
+        if (rules[r].kind == RULE_VALUES) {
+            ad_errclass e = rules[r].fn(o, d);
+            if (e) return e;
+            continue;
+        }
+        int g = first_given(o, rules[r].group), x = first_given(o, rules[r].other);
+        char gn[32], xn[32], m[200];
+        if (g < 0) continue;
+        if (rules[r].kind == RULE_NEEDS_EXPR && o->nsrc == 0)
+            snprintf(m, sizeof m, "needs expressions given with -e or -f");
+        else if (rules[r].kind == RULE_ONLY_WITH && x < 0)
+            snprintf(m, sizeof m, "only applies with %s", shown(first_of(rules[r].other), xn, sizeof xn));
+        else if (rules[r].kind == RULE_NOT_WITH && x >= 0)
+            snprintf(m, sizeof m, "cannot be combined with %s", shown(x, xn, sizeof xn));
+        else
+            continue;
+        return usage(d, "%s %s", shown(g, gn, sizeof gn), rules[r].text ? rules[r].text : m);
     }
     return AD_E_NONE;
+}
+
+ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
+{
+    memset(o, 0, sizeof *o);
+    o->step_scale = 1;
+    o->rtol = 1e-5;
+    o->atol = 1e-7;
+    o->jobs = 1;
+    prescan_format(o, argc, argv);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (arg[0] != '-' || arg[1] == 0) {
+            if (i > 1 && strcmp(argv[i - 1], "--dump-tape") == 0 && word_index(opt[CLI_OPT_DUMP_TAPE].meta, arg) >= 0)
+                return usage(d, "--dump-tape takes its format after '=': --dump-tape=%s", arg, NULL);
+            return usage(d, "unexpected argument '%s' (expressions go after -e)", arg, NULL);
+        }
+        if (strcmp(arg, "--") == 0) {
+            if (i + 1 < argc) return usage(d, "unexpected argument '%s' (expressions go after -e)", argv[i + 1], NULL);
+            break;
+        }
+        ad_errclass e = one_option(o, argc, argv, &i, d);
+        if (e) {
+            prescan_format(o, argc, argv);   /* the error in the format asked for anywhere */
+            return e;
+        }
+    }
+    name_sources(o);
+    o->no_block = getenv("ADCALC_NO_BLOCK") != NULL;
+    if (o->help || o->version) return AD_E_NONE;
+    return check_rules(o, d);
 }
 
 void cli_options_free(cli_options *o)
 {
     for (size_t i = 0; i < o->nsrc; i++) free(o->src[i].src);
-    for (size_t i = 0; i < o->nat; i++) free(o->at[i].name);
-    for (size_t i = 0; i < o->nseed; i++) free(o->seed[i].name);
+    for (size_t i = 0; i < o->at.n; i++) free(o->at.names[i]);
+    for (size_t i = 0; i < o->seed.n; i++) free(o->seed.names[i]);
     for (size_t i = 0; i < o->nwrt; i++) free(o->wrt[i]);
+    for (size_t i = 0; i < o->nvars; i++) free(o->vars[i]);
     free(o->src);
-    free(o->at);
-    free(o->seed);
+    free(o->at.names);
+    free(o->at.values);
+    free(o->seed.names);
+    free(o->seed.values);
     free(o->wrt);
     free(o->adjoint);
-    for (size_t i = 0; i < o->nvars; i++) free(o->vars[i]);
     free(o->vars);
+}
+
+void cli_request(const cli_options *o, ad_request *rq)
+{
+    memset(rq, 0, sizeof *rq);
+    rq->vars = (const char *const *)o->at.names;
+    rq->nvars = o->at.n;
+    rq->cols = (const char *const *)(o->nwrt ? o->wrt : o->at.names);
+    rq->ncols = o->nwrt ? o->nwrt : o->at.n;
+    rq->seed_vars = (const char *const *)o->seed.names;
+    rq->seed = o->seed.values;
+    rq->nseed = o->seed.n;
+    rq->weights = o->adjoint;
+    rq->grad = o->grad || o->jacobian;
+    rq->jacobian = o->jacobian;
+    rq->hessian = o->hessian;
+    rq->order = o->order;
+    rq->check = o->check;
+    rq->step_scale = o->step_scale;
+    rq->rtol = o->rtol;
+    rq->atol = o->atol;
+    rq->mode = o->mode;
+    rq->policy = o->policy;
 }

@@ -1,10 +1,40 @@
-/* options.h - the command line, parsed and checked (the CLI's, not the
- * engine's). */
-#ifndef AD_OPTIONS_H
-#define AD_OPTIONS_H
+/* options.h - the command line, parsed and checked against the table of
+ * options (options.def). */
+#ifndef CLI_OPTIONS_H
+#define CLI_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "adcalc.h"
+
+/* the options, by their row in options.def */
+typedef enum {
+#define SECTION(title)
+#define OPT(ID, ...) CLI_OPT_##ID,
+#define RULE(...)
+#define VALUES(name)
+#include "options.def"
+#undef SECTION
+#undef OPT
+#undef RULE
+#undef VALUES
+    CLI_OPT_COUNT
+} cli_opt;
+
+/* the value kinds of options.def's arg column */
+typedef enum {
+    CLI_ARG_NONE, CLI_ARG_TEXT, CLI_ARG_FILE, CLI_ARG_BINDINGS, CLI_ARG_NAMES, CLI_ARG_NUMBERS,
+    CLI_ARG_WORD, CLI_ARG_OPTWORD, CLI_ARG_INT, CLI_ARG_POSITIVE, CLI_ARG_NONNEG
+} cli_arg;
+
+/* one row of options.def (a SECTION row has id -1 and its title in help) */
+typedef struct {
+    int id;
+    const char *names, *meta, *help;
+    cli_arg arg;
+} cli_optinfo;
+extern const cli_optinfo cli_optinfos[];
+extern const size_t cli_noptinfos;
 
 typedef struct {
     const char *name;     /* "-e", "-e#2" or the file name, for error positions */
@@ -19,19 +49,21 @@ typedef struct {
     size_t len;
 } cli_source;
 
+/* NAME=VALUE lists (-at, --seed): names and values side by side */
 typedef struct {
-    char *name;
-    double value;
-} cli_binding;
+    char **names;
+    double *values;
+    size_t n;
+} cli_bindings;
 
-typedef enum { AD_MODE_DEFAULT, AD_MODE_FORWARD, AD_MODE_REVERSE, AD_MODE_AUTO } ad_mode;
-typedef enum { CLI_FMT_TEXT, CLI_FMT_JSON } cli_outfmt;
+typedef enum { CLI_FMT_TEXT, CLI_FMT_JSON } cli_format;
 enum { CLI_ON_ERROR_STOP, CLI_ON_ERROR_SKIP, CLI_ON_ERROR_NAN };
 
 typedef struct {
+    unsigned given[CLI_OPT_COUNT];   /* how often each option was given */
     cli_source *src;  size_t nsrc;
-    cli_binding *at;  size_t nat;     /* -at, in order */
-    cli_binding *seed; size_t nseed;  /* --seed */
+    cli_bindings at;                 /* -at, in order */
+    cli_bindings seed;               /* --seed */
     char **wrt;      size_t nwrt;    /* --wrt */
     int grad;                        /* --grad (or --wrt) */
     int jacobian;                    /* --jacobian */
@@ -44,7 +76,7 @@ typedef struct {
     ad_policy policy;
     int dump;                        /* --dump-tape given */
     ad_dump_format dumpfmt;
-    cli_outfmt format;
+    cli_format format;
     int precision;                   /* 0: shortest round trip */
     int help, version;
     /* batch mode (batch.c) */
@@ -58,14 +90,19 @@ typedef struct {
     int no_block;                    /* ADCALC_NO_BLOCK set: the scalar engines only (tests) */
 } cli_options;
 
-#define AD_MAX_ORDER 100   /* largest --order */
-
 /* Parses argv.  On a usage error fills d (class AD_E_USAGE, or AD_E_IO for
  * an unreadable -f file) and returns its class. */
 ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d);
 void cli_options_free(cli_options *o);
+/* adds NAME=VALUE items to a list as -at does (opt names it in errors);
+ * with replace, a name already there takes the new value */
+ad_errclass cli_add_bindings(const char *opt, const char *arg, cli_bindings *b, int replace, ad_diag *d);
 
 /* strict decimal number: [+-]digits[.digits][e[+-]digits]; 0 on success */
 int cli_parse_number(const char *s, size_t len, double *out, const char **why);
+
+/* the request the options make for an engine plan: the point's variables
+ * are the -at names, the columns --wrt or the -at names */
+void cli_request(const cli_options *o, ad_request *rq);
 
 #endif

@@ -16,11 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "repl.h"
-#include "output.h"
-#include "program.h"
+#include "buf.h"
+#include "report.h"
+#include "results.h"
 #include "run.h"
-#include "ops.h"
-#include "alloc.h"
 #ifdef HAVE_READLINE
 #include <readline/readline.h>
 #include <readline/history.h>
@@ -35,8 +34,6 @@ typedef struct {
     ad_tape *t, *last;      /* the working tape, and the last one evaluated */
     ad_work *w, *lastw;
     int have_last;
-    unsigned char *lastdiff;   /* the last expression's differentiated inputs */
-    int last_adj;              /* its sweep left adjoints */
     char *lastsrc;             /* its statement, for the dump header */
     size_t lastsrclen;
     int status;             /* first error's exit status */
@@ -44,7 +41,14 @@ typedef struct {
 
 static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
-    if (adi_grow((void **)buf, cap, *len + n + 1, 1) < 0) return -1;
+    if (*len + n + 1 > *cap) {
+        size_t nc = *cap ? *cap : 256;
+        while (nc < *len + n + 1) nc *= 2;
+        char *nb = realloc(*buf, nc);
+        if (!nb) return -1;
+        *buf = nb;
+        *cap = nc;
+    }
     memcpy(*buf + *len, s, n);
     *len += n;
     (*buf)[*len] = 0;
@@ -53,36 +57,56 @@ static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 
 static void fail(session *S, ad_errclass e)
 {
-    if (!S->status) S->status = ad_exit_code(e);
+    if (!S->status) S->status = cli_exit_code(e);
 }
 
-/* ":at x=2,y=3": set (or replace) these values */
+/* a command's mistake (the session's own: it does not point to --help) */
+static void command_error(session *S, const char *fmt, const char *a, const char *b)
+{
+    cli_error(&S->o, &(cli_where){.session = 1}, AD_E_USAGE, fmt, a, b);
+    fail(S, AD_E_USAGE);
+}
+
+static void free_bindings(cli_bindings *b)
+{
+    for (size_t i = 0; i < b->n; i++) free(b->names[i]);
+    free(b->names);
+    free(b->values);
+    memset(b, 0, sizeof *b);
+}
+
+/* ":at x=2,y=3": set (or replace) these values, checked as -at checks them */
 static void cmd_at(session *S, const char *arg)
 {
-    cli_options tmp;
+    cli_bindings tmp = {0};
     ad_diag d;
-    char *argv[3] = {"adcalc", "-at", (char *)arg};
-    if (cli_options_parse(&tmp, 3, argv, &d)) {
-        cli_print_error(stderr, &S->o, NULL, &d);
-        fail(S, d.cls);
-        cli_options_free(&tmp);
+    ad_errclass e = cli_add_bindings("-at", arg, &tmp, 0, &d);
+    if (e) {
+        cli_report(&S->o, NULL, &d);
+        fail(S, e);
+        free_bindings(&tmp);
         return;
     }
-    for (size_t i = 0; i < tmp.nat; i++) {
+    cli_bindings *at = &S->o.at;
+    for (size_t i = 0; i < tmp.n; i++) {
         size_t j = 0;
-        while (j < S->o.nat && strcmp(S->o.at[j].name, tmp.at[i].name) != 0) j++;
-        if (j < S->o.nat) {
-            S->o.at[j].value = tmp.at[i].value;
-            continue;
+        while (j < at->n && strcmp(at->names[j], tmp.names[i]) != 0) j++;
+        if (j == at->n) {
+            char **nn = realloc(at->names, (at->n + 1) * sizeof *nn);
+            if (nn) at->names = nn;
+            double *nv = nn ? realloc(at->values, (at->n + 1) * sizeof *nv) : NULL;
+            if (nv) at->values = nv;
+            if (!nn || !nv) {
+                cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+                fail(S, AD_E_IO);
+                break;
+            }
+            at->names[at->n++] = tmp.names[i];
+            tmp.names[i] = NULL;
         }
-        cli_binding *nb = adi_realloc(S->o.at, (S->o.nat + 1) * sizeof *nb);
-        if (!nb) break;
-        S->o.at = nb;
-        nb[S->o.nat].name = tmp.at[i].name;
-        nb[S->o.nat++].value = tmp.at[i].value;
-        tmp.at[i].name = NULL;
+        at->values[j] = tmp.values[i];
     }
-    cli_options_free(&tmp);
+    free_bindings(&tmp);
 }
 
 static int word(const char *s, const char *w)
@@ -143,20 +167,17 @@ static int command(session *S, const char *line)
     }
     if (word(a, "tape")) {
         if (!S->have_last) {
-            fprintf(stderr, "adcalc: error: :tape: no expression evaluated yet [ad/usage]\n");
-            fail(S, AD_E_USAGE);
+            command_error(S, ":tape: no expression evaluated yet%s%s", "", "");
             return 0;
         }
-        ad_dump(stdout, S->last, S->lastw, S->lastdiff, S->o.policy, S->last_adj, AD_DUMP_TEXT,
+        ad_dump(stdout, S->last, S->lastw, NULL, S->o.policy, ad_work_has_adjoints(S->lastw), AD_DUMP_TEXT,
                 S->lastsrc ? S->lastsrc : "", S->lastsrclen);
         return 0;
     }
-    fprintf(stderr, "adcalc: error: unknown command '%s' (:help lists them) [ad/usage]\n", line);
-    fail(S, AD_E_USAGE);
+    command_error(S, "unknown command '%s' (:help lists them)%s", line, "");
     return 0;
 bad:
-    fprintf(stderr, "adcalc: error: %s: unexpected value '%s' [ad/usage]\n", line, arg);
-    fail(S, AD_E_USAGE);
+    command_error(S, "%s: unexpected value '%s'", line, arg);
     return 0;
 }
 
@@ -172,10 +193,9 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
     src.echo_len = line_len;
     src.echo_at = S->lines + 1;
     src.col_shift = col - 1;
-    cli_result r;
+    cli_point pt;
     ad_diag d;
-    cli_result_init(&r);
-    ad_errclass e = cli_run(&S->o, &src, S->t, S->w, &r, &d);
+    ad_errclass e = cli_evaluate(&S->o, &src, 1, S->t, S->w, &pt, &d);
     if (e) {
         if (d.line > S->lines) {
             src.line_shift = first - (S->lines + 1);
@@ -183,22 +203,34 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
             src.name = "<session>";
             src.echo = NULL;
         }
-        cli_print_error(stderr, &S->o, &src, &d);
+        cli_report(&S->o, &(cli_where){.src = &src}, &d);
         fail(S, e);
     } else if (print) {
         /* JSON's "expr" is the statement, not the session before it */
         cli_source shown = {.name = src.name, .src = prog + S->len, .len = len - S->len};
-        cli_print_result(stdout, &S->o, &shown, &r, 0);
+        cli_buf b = {0};
+        if (S->o.format == CLI_FMT_JSON) {
+            cli_buf ex = {0};
+            cli_json_exprs(&ex, &shown, 1, 0);
+            cli_buf_putc(&ex, 0);
+            if (!ex.nomem) cli_print_json(&b, &S->o, ex.p, 0, 0, &pt.answer);
+            b.nomem |= ex.nomem;
+            cli_buf_free(&ex);
+        } else {
+            cli_print_text(&b, &S->o, &shown, &pt.answer, 0);
+        }
+        if (b.nomem) {
+            cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+            fail(S, AD_E_IO);
+        }
+        cli_buf_flush(&b, stdout);
+        cli_buf_free(&b);
         ad_tape *tt = S->last; S->last = S->t; S->t = tt;
         ad_work *ww = S->lastw; S->lastw = S->w; S->w = ww;
         S->have_last = 1;
-        S->last_adj = r.has_adjoints;
-        free(S->lastdiff);
-        S->lastdiff = r.diff;          /* kept: cli_result_free leaves it alone now */
-        r.diff = NULL;
         free(S->lastsrc);
         S->lastsrclen = len > S->len ? len - S->len : 0;
-        S->lastsrc = adi_malloc(S->lastsrclen + 1);
+        S->lastsrc = malloc(S->lastsrclen + 1);
         if (S->lastsrc) {
             memcpy(S->lastsrc, prog + S->len, S->lastsrclen);
             S->lastsrc[S->lastsrclen] = 0;
@@ -206,7 +238,7 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
             S->lastsrclen = 0;
         }
     }
-    cli_result_free(&r);
+    cli_point_free(&pt);
     fflush(stdout);
     return e;
 }
@@ -231,7 +263,7 @@ static void statements(session *S, const char *chunk, size_t n)
                                             : append(&prog, &len, &cap, "0", 1)) == 0;
         }
         if (!ok) {
-            fprintf(stderr, "adcalc: error: out of memory [ad/io]\n");
+            cli_error(&S->o, NULL, AD_E_IO, "out of memory");
             fail(S, AD_E_IO);
             free(prog);
             return;
@@ -276,12 +308,13 @@ static char *completion(const char *text, int state)
     static size_t i, j;
     size_t n = strlen(text);
     if (!state) i = j = 0;
-    while (i < adi_nfunctions) {
-        const adi_fninfo *f = &adi_functions[i++];
-        if (f->nargs_min > 0 && strncmp(f->name, text, n) == 0) return strdup(f->name);
+    const char *f;
+    while ((f = ad_function(i, NULL)) != NULL) {
+        i++;
+        if (strncmp(f, text, n) == 0) return strdup(f);
     }
-    while (complete_session && j < complete_session->o.nat) {
-        const char *v = complete_session->o.at[j++].name;
+    while (complete_session && j < complete_session->o.at.n) {
+        const char *v = complete_session->o.at.names[j++];
         if (strncmp(v, text, n) == 0) return strdup(v);
     }
     return NULL;
@@ -327,18 +360,27 @@ int cli_repl(const cli_options *opts, int interactive)
     memset(&S, 0, sizeof S);
     S.o = *opts;
     /* the session owns a copy of the point, which :at changes */
-    S.o.at = adi_malloc((opts->nat ? opts->nat : 1) * sizeof *S.o.at);
+    size_t nat = opts->at.n;
+    memset(&S.o.at, 0, sizeof S.o.at);
+    S.o.at.names = calloc(nat ? nat : 1, sizeof *S.o.at.names);
+    S.o.at.values = malloc((nat ? nat : 1) * sizeof *S.o.at.values);
+    int ok = S.o.at.names && S.o.at.values;
+    for (size_t i = 0; ok && i < nat; i++, S.o.at.n++) {
+        S.o.at.values[i] = opts->at.values[i];
+        ok = (S.o.at.names[i] = strdup(opts->at.names[i])) != NULL;
+    }
     S.t = ad_tape_new();
     S.last = ad_tape_new();
     S.w = ad_work_new();
     S.lastw = ad_work_new();
-    if (!S.o.at || !S.t || !S.last || !S.w || !S.lastw) {
-        fprintf(stderr, "adcalc: error: out of memory [ad/io]\n");
-        return ad_exit_code(AD_E_IO);
-    }
-    for (size_t i = 0; i < opts->nat; i++) {
-        S.o.at[i].name = strdup(opts->at[i].name);
-        S.o.at[i].value = opts->at[i].value;
+    if (!ok || !S.t || !S.last || !S.w || !S.lastw) {
+        cli_error(opts, NULL, AD_E_IO, "out of memory");
+        free_bindings(&S.o.at);
+        ad_tape_free(S.t);
+        ad_tape_free(S.last);
+        ad_work_free(S.w);
+        ad_work_free(S.lastw);
+        return cli_exit_code(AD_E_IO);
     }
     S.o.src = NULL;
     S.o.nsrc = 0;
@@ -394,10 +436,8 @@ int cli_repl(const cli_options *opts, int interactive)
 #endif
     free(chunk);
     free(S.text);
-    free(S.lastdiff);
     free(S.lastsrc);
-    for (size_t i = 0; i < S.o.nat; i++) free(S.o.at[i].name);
-    free(S.o.at);
+    free_bindings(&S.o.at);
     ad_tape_free(S.t);
     ad_tape_free(S.last);
     ad_work_free(S.w);

@@ -1,186 +1,240 @@
-/* results.c - printing results: text laid out for people (labelled lines,
- * aligned '=' signs, labelled matrices) or JSON Lines for programs, for one
- * expression at a time or for the joint outputs of --jacobian/--adjoint. */
+/* results.c - printing answers (results.h): text laid out for people
+ * (labelled lines, aligned '=' signs, labelled matrices), JSON Lines for
+ * programs, and batch rows, all read from the row of ad_derive through the
+ * plan's layout. */
 #include <math.h>
 #include <string.h>
-#include "output.h"
-#include "numfmt.h"
+#include "results.h"
 
 /* ---- JSON ---- */
 
-static void jnum(FILE *f, double x, int prec)
-{
-    char num[40];
-    fputs(ad_fmt_json_number(num, sizeof num, x, prec), f);
-}
+static void jnum(cli_buf *b, double x, int prec) { cli_buf_json_number(b, x, prec); }
 
 /* a number, or null where there is none (nan marks it) */
-static void jnum_or_null(FILE *f, double x, int prec)
+static void jnum_or_null(cli_buf *b, double x, int prec)
 {
-    if (isnan(x)) fputs("null", f);
-    else jnum(f, x, prec);
+    if (isnan(x)) cli_buf_puts(b, "null");
+    else jnum(b, x, prec);
 }
 
-static void jstr(FILE *f, const char *s) { adi_fput_json_string(f, s, strlen(s)); }
+static void jstr(cli_buf *b, const char *s) { cli_buf_json_string(b, s, strlen(s)); }
 
-static void jarray(FILE *f, const double *v, size_t n, int prec)
+/* [v[0], v[step], ...]: n numbers step apart */
+static void jarray(cli_buf *b, const double *v, size_t n, size_t step, int prec)
 {
-    putc('[', f);
+    cli_buf_putc(b, '[');
     for (size_t i = 0; i < n; i++) {
-        if (i) fputs(", ", f);
-        jnum(f, v[i], prec);
+        if (i) cli_buf_puts(b, ", ");
+        jnum(b, v[i * step], prec);
     }
-    putc(']', f);
+    cli_buf_putc(b, ']');
 }
 
-static void jobject(FILE *f, const cli_cols *c, const double *v, int prec)
+/* {"x": v[0], "y": v[1]}: one number per column */
+static void jobject(cli_buf *b, const ad_plan *p, const double *v, int prec)
 {
-    putc('{', f);
-    for (size_t i = 0; i < c->n; i++) {
-        if (i) fputs(", ", f);
-        jstr(f, c->names[i]);
-        fputs(": ", f);
-        jnum(f, v[i], prec);
+    cli_buf_putc(b, '{');
+    for (size_t i = 0; i < ad_plan_layout(p)->ncols; i++) {
+        if (i) cli_buf_puts(b, ", ");
+        jstr(b, ad_plan_column(p, i));
+        cli_buf_puts(b, ": ");
+        jnum(b, v[i], prec);
     }
-    putc('}', f);
+    cli_buf_putc(b, '}');
 }
 
-static void jnames(FILE *f, const cli_cols *c)
+static void jnames(cli_buf *b, const ad_plan *p)
 {
-    putc('[', f);
-    for (size_t i = 0; i < c->n; i++) {
-        if (i) fputs(", ", f);
-        jstr(f, c->names[i]);
+    cli_buf_putc(b, '[');
+    for (size_t i = 0; i < ad_plan_layout(p)->ncols; i++) {
+        if (i) cli_buf_puts(b, ", ");
+        jstr(b, ad_plan_column(p, i));
     }
-    putc(']', f);
+    cli_buf_putc(b, ']');
 }
 
-static void jmatrix(FILE *f, const double *m, size_t rows, size_t cols, int prec)
+/* rows of cols numbers, the rows step apart */
+static void jmatrix(cli_buf *b, const double *m, size_t rows, size_t cols, size_t step, int prec)
 {
-    putc('[', f);
+    cli_buf_putc(b, '[');
     for (size_t r = 0; r < rows; r++) {
-        if (r) fputs(", ", f);
-        jarray(f, m + r * cols, cols, prec);
+        if (r) cli_buf_puts(b, ", ");
+        jarray(b, m + r * step, cols, 1, prec);
     }
-    putc(']', f);
+    cli_buf_putc(b, ']');
 }
 
-static void json_check(FILE *f, const cli_options *o, const cli_result *r)
+static void json_check(cli_buf *b, const cli_options *o, const cli_answer *a)
 {
     int p = o->precision;
-    fputs(", \"check\": {\"step_scale\": ", f);   /* the shortest form, like every number */
-    jnum(f, o->step_scale, 0);
-    fputs(", \"rtol\": ", f);
-    jnum(f, o->rtol, 0);
-    fputs(", \"atol\": ", f);
-    jnum(f, o->atol, 0);
-    fputs(", \"components\": [", f);
-    for (size_t i = 0; i < r->cols.n; i++) {
-        const ad_check_item *it = &r->check[i];
-        fputs(i ? ", {\"var\": " : "{\"var\": ", f);
-        jstr(f, r->cols.names[i]);
-        fputs(", \"ad\": ", f);
-        jnum(f, it->ad, p);
-        fputs(", \"fd\": ", f);
-        jnum_or_null(f, it->fd, p);
-        fputs(", \"fd_refined\": ", f);
-        jnum_or_null(f, it->refined, p);
-        fputs(", \"diff\": ", f);
-        jnum_or_null(f, it->diff, p);
-        fputs(", \"h\": ", f);
-        jnum(f, it->h, 0);
-        fputs(", \"status\": ", f);
-        jstr(f, ad_check_status_name(it->status));
-        putc('}', f);
+    const ad_check_result *chk = a->chk;
+    cli_buf_puts(b, ", \"check\": {\"step_scale\": ");   /* the shortest form, like every number */
+    jnum(b, o->step_scale, 0);
+    cli_buf_puts(b, ", \"rtol\": ");
+    jnum(b, o->rtol, 0);
+    cli_buf_puts(b, ", \"atol\": ");
+    jnum(b, o->atol, 0);
+    cli_buf_puts(b, ", \"components\": [");
+    for (size_t i = 0; i < ad_plan_layout(a->plan)->ncols; i++) {
+        const ad_check_item *it = &chk->items[i];
+        cli_buf_puts(b, i ? ", {\"var\": " : "{\"var\": ");
+        jstr(b, ad_plan_column(a->plan, i));
+        cli_buf_puts(b, ", \"ad\": ");
+        jnum(b, it->ad, p);
+        cli_buf_puts(b, ", \"fd\": ");
+        jnum_or_null(b, it->fd, p);
+        cli_buf_puts(b, ", \"fd_refined\": ");
+        jnum_or_null(b, it->refined, p);
+        cli_buf_puts(b, ", \"diff\": ");
+        jnum_or_null(b, it->diff, p);
+        cli_buf_puts(b, ", \"h\": ");
+        jnum(b, it->h, 0);
+        cli_buf_puts(b, ", \"status\": ");
+        jstr(b, ad_check_status_name(it->status));
+        cli_buf_putc(b, '}');
     }
-    fputs("], \"forward_reverse_max_rel_diff\": ", f);
-    jnum(f, r->fwd_rev, 0);
-    fprintf(f, ", \"pass\": %s}", r->check_failed ? "false" : "true");
+    cli_buf_puts(b, "], \"forward_reverse_max_rel_diff\": ");
+    jnum(b, chk->fwd_rev, 0);
+    cli_buf_printf(b, ", \"pass\": %s}", chk->failed ? "false" : "true");
 }
 
-static void json_result(FILE *f, const cli_options *o, const cli_source *s, const cli_result *r)
+void cli_json_exprs(cli_buf *b, const cli_source *src, size_t n, int joint)
 {
+    if (joint) cli_buf_putc(b, '[');
+    for (size_t r = 0; r < n; r++) {
+        if (r) cli_buf_puts(b, ", ");
+        cli_buf_json_string(b, src[r].src, src[r].len);
+    }
+    if (joint) cli_buf_putc(b, ']');
+}
+
+/* one expression: "expr", "value", "gradient", ... */
+static void json_single(cli_buf *b, const cli_options *o, const cli_answer *a)
+{
+    const ad_layout *L = ad_plan_layout(a->plan);
+    const double *row = a->row;
     int p = o->precision;
-    fputs("{\"expr\": ", f);
-    adi_fput_json_string(f, s->src, s->len);
-    fputs(", \"value\": ", f);
-    jnum(f, r->value, p);
-    if (r->has_grad) {
-        fputs(", \"gradient\": ", f);
-        jobject(f, &r->cols, r->grad, p);
+    size_t nc = L->ncols;
+    cli_buf_puts(b, ", \"value\": ");
+    jnum(b, row[0], p);
+    if (L->grad != AD_ABSENT) {
+        cli_buf_puts(b, ", \"gradient\": ");
+        jobject(b, a->plan, row + L->grad, p);
     }
-    if (r->has_jvp) {
-        fputs(", \"jvp\": ", f);
-        jnum(f, r->jvp, p);
+    if (L->jvp != AD_ABSENT) {
+        cli_buf_puts(b, ", \"jvp\": ");
+        jnum(b, row[L->jvp], p);
     }
-    if (r->has_hessian) {
-        fputs(", \"hessian\": ", f);
-        jmatrix(f, r->hessian, r->cols.n, r->cols.n, p);
+    if (L->hessian != AD_ABSENT) {
+        cli_buf_puts(b, ", \"hessian\": ");
+        jmatrix(b, row + L->hessian, nc, nc, nc, p);
     }
-    if (r->has_hvp) {
-        fputs(", \"hvp\": ", f);
-        jarray(f, r->hvp, r->cols.n, p);
+    if (L->hvp != AD_ABSENT) {
+        cli_buf_puts(b, ", \"hvp\": ");
+        jarray(b, row + L->hvp, nc, 1, p);
     }
-    if (r->order) {
-        fputs(", \"derivatives\": ", f);
-        jarray(f, r->derivs, (size_t)r->order, p);
+    if (L->order) {
+        cli_buf_puts(b, ", \"derivatives\": ");
+        jarray(b, row + L->derivs, L->order, 1, p);
     }
-    if (r->has_check) json_check(f, o, r);
-    if (r->has_hessian || r->has_hvp) {
+    if (a->chk) json_check(b, o, a);
+    if (L->hessian != AD_ABSENT || L->hvp != AD_ABSENT) {
         /* the variables the rows and columns of "hessian" and "hvp" stand for */
-        fputs(", \"vars\": ", f);
-        jnames(f, &r->cols);
+        cli_buf_puts(b, ", \"vars\": ");
+        jnames(b, a->plan);
     }
-    fputs("}\n", f);
+}
+
+/* several outputs of one tape: "values", "jacobian", "vjp", "jvp" */
+static void json_joint(cli_buf *b, const cli_options *o, const cli_answer *a)
+{
+    const ad_layout *L = ad_plan_layout(a->plan);
+    const double *row = a->row;
+    int p = o->precision;
+    cli_buf_puts(b, ", \"values\": ");
+    jarray(b, row, L->m, L->per_out, p);
+    if (L->grad != AD_ABSENT) {
+        cli_buf_puts(b, ", \"jacobian\": ");
+        jmatrix(b, row + L->grad, L->m, L->ncols, L->per_out, p);
+    }
+    if (L->vjp != AD_ABSENT) {
+        cli_buf_puts(b, ", \"vjp\": ");
+        jobject(b, a->plan, row + L->vjp, p);
+    }
+    if (L->jvp != AD_ABSENT) {
+        cli_buf_puts(b, ", \"jvp\": ");
+        jarray(b, row + L->jvp, L->m, L->per_out, p);
+    }
+    if (L->grad != AD_ABSENT || L->vjp != AD_ABSENT) {
+        /* the variables the columns of "jacobian" stand for */
+        cli_buf_puts(b, ", \"vars\": ");
+        jnames(b, a->plan);
+    }
+}
+
+void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joint, long line,
+                    const cli_answer *a)
+{
+    cli_buf_putc(b, '{');
+    if (line > 0) cli_buf_printf(b, "\"line\": %ld, ", line);
+    cli_buf_puts(b, joint ? "\"exprs\": " : "\"expr\": ");
+    cli_buf_puts(b, exprs);
+    if (joint) json_joint(b, o, a);
+    else json_single(b, o, a);
+    cli_buf_puts(b, "}\n");
 }
 
 /* ---- text ---- */
 
-/* Text output never allocates, so that it cannot lose a line when memory
- * runs short: widths are measured in a first pass, then printed. */
-
-/* the i-th "label = number" line of a result; 0 past the last */
-static int result_line(const cli_result *r, size_t i, char *label, size_t n, double *v)
+/* the i-th "label = number" line of an answer; 0 past the last */
+static int result_line(const cli_answer *a, size_t i, char *label, size_t n, double *v)
 {
-    size_t nc = r->cols.n;
-    if (i-- == 0) { snprintf(label, n, "value"); *v = r->value; return 1; }
-    if (r->has_grad) {
-        if (i < nc) { snprintf(label, n, "d/d%.40s", r->cols.names[i]); *v = r->grad[i]; return 1; }
+    const ad_layout *L = ad_plan_layout(a->plan);
+    const double *row = a->row;
+    size_t nc = L->ncols;
+    if (i-- == 0) { snprintf(label, n, "value"); *v = row[0]; return 1; }
+    if (L->grad != AD_ABSENT) {
+        if (i < nc) { snprintf(label, n, "d/d%.40s", ad_plan_column(a->plan, i)); *v = row[L->grad + i]; return 1; }
         i -= nc;
     }
-    if (r->has_jvp) {
-        if (i-- == 0) { snprintf(label, n, "jvp"); *v = r->jvp; return 1; }
+    if (L->jvp != AD_ABSENT) {
+        if (i-- == 0) { snprintf(label, n, "jvp"); *v = row[L->jvp]; return 1; }
     }
-    if (i < (size_t)r->order) { snprintf(label, n, "f^(%zu)", i + 1); *v = r->derivs[i]; return 1; }
-    i -= (size_t)r->order;
-    if (r->has_hvp && i < nc) { snprintf(label, n, "hvp[%.40s]", r->cols.names[i]); *v = r->hvp[i]; return 1; }
+    if (i < L->order) { snprintf(label, n, "f^(%zu)", i + 1); *v = row[L->derivs + i]; return 1; }
+    i -= L->order;
+    if (L->hvp != AD_ABSENT && i < nc) {
+        snprintf(label, n, "hvp[%.40s]", ad_plan_column(a->plan, i));
+        *v = row[L->hvp + i];
+        return 1;
+    }
     return 0;
 }
 
-static void result_lines(FILE *f, const cli_result *r, const char *indent, int prec)
+static void result_lines(cli_buf *b, const cli_answer *a, const char *indent, int prec)
 {
     char label[64], num[40];
     double v;
     size_t w = 0;
-    for (size_t i = 0; result_line(r, i, label, sizeof label, &v); i++)
+    for (size_t i = 0; result_line(a, i, label, sizeof label, &v); i++)
         if (strlen(label) > w) w = strlen(label);
-    for (size_t i = 0; result_line(r, i, label, sizeof label, &v); i++)
-        fprintf(f, "%s%-*s = %s\n", indent, (int)w, label, ad_fmt_number(num, sizeof num, v, prec));
+    for (size_t i = 0; result_line(a, i, label, sizeof label, &v); i++)
+        cli_buf_printf(b, "%s%-*s = %s\n", indent, (int)w, label, ad_fmt_number(num, sizeof num, v, prec));
 }
 
-/* the label of row or column i: prefix + names[i], or "f<i+1>" without names */
-static const char *rc_label(char *buf, size_t n, const char *prefix, const char *const *names, size_t i)
+/* the label of row or column i: prefix and the column's name, or "f<i+1>"
+ * (an output) without a plan */
+static const char *rc_label(char *buf, size_t n, const char *prefix, const ad_plan *names, size_t i)
 {
-    if (names) snprintf(buf, n, "%s%.40s", prefix, names[i]);
+    if (names) snprintf(buf, n, "%s%.40s", prefix, ad_plan_column(names, i));
     else snprintf(buf, n, "%sf%zu", prefix, i + 1);
     return buf;
 }
 
-/* a labelled matrix: corner and column labels, then one labelled row each;
- * all columns one width */
-static void matrix(FILE *f, const char *indent, const char *corner, const char *rowprefix,
-                   const char *const *rowl, const char *const *coll, const char *colprefix,
-                   const double *m, size_t rows, size_t cols, int prec)
+/* a labelled matrix: corner and column labels, then one labelled row each
+ * (rows step apart in m); all columns one width */
+static void matrix(cli_buf *b, const char *indent, const char *corner, const char *rowprefix, const ad_plan *rowl,
+                   const ad_plan *coll, const char *colprefix, const double *m, size_t rows, size_t cols,
+                   size_t step, int prec)
 {
     char num[40], lab[64];
     size_t w0 = strlen(corner), w = 0;
@@ -188,22 +242,23 @@ static void matrix(FILE *f, const char *indent, const char *corner, const char *
         if (strlen(rc_label(lab, sizeof lab, rowprefix, rowl, r)) > w0) w0 = strlen(lab);
     for (size_t c = 0; c < cols; c++)
         if (strlen(rc_label(lab, sizeof lab, colprefix, coll, c)) > w) w = strlen(lab);
-    for (size_t i = 0; i < rows * cols; i++)
-        if (strlen(ad_fmt_number(num, sizeof num, m[i], prec)) > w) w = strlen(num);
-    fprintf(f, "%s%-*s", indent, (int)w0, corner);
-    for (size_t c = 0; c < cols; c++)
-        fprintf(f, "  %*s", (int)w, rc_label(lab, sizeof lab, colprefix, coll, c));
-    fputs("\n", f);
-    for (size_t r = 0; r < rows; r++) {
-        fprintf(f, "%s%-*s", indent, (int)w0, rc_label(lab, sizeof lab, rowprefix, rowl, r));
+    for (size_t r = 0; r < rows; r++)
         for (size_t c = 0; c < cols; c++)
-            fprintf(f, "  %*s", (int)w, ad_fmt_number(num, sizeof num, m[r * cols + c], prec));
-        fputs("\n", f);
+            if (strlen(ad_fmt_number(num, sizeof num, m[r * step + c], prec)) > w) w = strlen(num);
+    cli_buf_printf(b, "%s%-*s", indent, (int)w0, corner);
+    for (size_t c = 0; c < cols; c++) cli_buf_printf(b, "  %*s", (int)w, rc_label(lab, sizeof lab, colprefix, coll, c));
+    cli_buf_puts(b, "\n");
+    for (size_t r = 0; r < rows; r++) {
+        cli_buf_printf(b, "%s%-*s", indent, (int)w0, rc_label(lab, sizeof lab, rowprefix, rowl, r));
+        for (size_t c = 0; c < cols; c++)
+            cli_buf_printf(b, "  %*s", (int)w, ad_fmt_number(num, sizeof num, m[r * step + c], prec));
+        cli_buf_puts(b, "\n");
     }
 }
 
-/* "label = number" lines for a vector labelled like matrix rows */
-static void vector(FILE *f, const char *prefix, const char *const *names, const double *v, size_t n,
+/* "label = number" lines for a vector labelled like matrix rows (n
+ * numbers step apart) */
+static void vector(cli_buf *b, const char *prefix, const ad_plan *names, const double *v, size_t n, size_t step,
                    int prec)
 {
     char num[40], lab[64];
@@ -211,20 +266,20 @@ static void vector(FILE *f, const char *prefix, const char *const *names, const 
     for (size_t i = 0; i < n; i++)
         if (strlen(rc_label(lab, sizeof lab, prefix, names, i)) > w) w = strlen(lab);
     for (size_t i = 0; i < n; i++)
-        fprintf(f, "%-*s = %s\n", (int)w, rc_label(lab, sizeof lab, prefix, names, i),
-                ad_fmt_number(num, sizeof num, v[i], prec));
+        cli_buf_printf(b, "%-*s = %s\n", (int)w, rc_label(lab, sizeof lab, prefix, names, i),
+                       ad_fmt_number(num, sizeof num, v[i * step], prec));
 }
 
 /* "x*y+sin(x)" as a one-line header: newlines shown as spaces, long text cut */
-static void put_source_line(FILE *f, const cli_source *s, size_t max)
+static void put_source_line(cli_buf *b, const cli_source *s, size_t max)
 {
     size_t len = s->len;
     while (len > 0 && strchr(" \n\t\r", s->src[len - 1])) len--;
     for (size_t i = 0; i < len && i < max; i++) {
         unsigned char c = (unsigned char)s->src[i];
-        putc(c == '\n' || c == '\t' || c == '\r' ? ' ' : (c < 32 || c >= 127 ? '?' : c), f);
+        cli_buf_putc(b, c == '\n' || c == '\t' || c == '\r' ? ' ' : (c < 32 || c >= 127 ? '?' : (char)c));
     }
-    if (len > max) fputs("...", f);
+    if (len > max) cli_buf_puts(b, "...");
 }
 
 /* a finite-difference value, or "-" where the stencil left the domain */
@@ -237,122 +292,132 @@ static const char *fd_text(char *buf, size_t n, double x, int prec)
     return ad_fmt_number(buf, n, x, prec);
 }
 
-static void text_check(FILE *f, const cli_options *o, const cli_result *r, const char *indent)
+static void check_line(cli_buf *b, const cli_options *o, const ad_check_item *it, const char *name, const char *indent,
+                       size_t wn, size_t wa, size_t wf)
 {
-    char a[40], b[40], c[40];
-    size_t wn = 3, wa = 2, wf = 2;
-    for (size_t i = 0; i < r->cols.n; i++) {
-        if (strlen(r->cols.names[i]) > wn) wn = strlen(r->cols.names[i]);
-        if (strlen(ad_fmt_number(a, sizeof a, r->check[i].ad, o->precision)) > wa) wa = strlen(a);
-        if (strlen(fd_text(b, sizeof b, r->check[i].fd, o->precision)) > wf) wf = strlen(b);
-    }
-    char s1[40], s2[40], s3[40];
-    fprintf(f, "\n%sgradient check: central differences, h = %s*sqrt(eps)*max(1,|x|); "
-               "pass when |ad - fd| <= %s + %s*|ad|\n", indent, adi_fmt_double(s1, sizeof s1, o->step_scale),
-            adi_fmt_double(s2, sizeof s2, o->atol), adi_fmt_double(s3, sizeof s3, o->rtol));
-    fprintf(f, "%s%-*s  %-*s  %-*s  %-9s  %s\n", indent, (int)wn, "var", (int)wa, "ad", (int)wf, "fd",
-            "|ad - fd|", "status");
-    for (size_t i = 0; i < r->cols.n; i++) {
-        const ad_check_item *it = &r->check[i];
-        if (isnan(it->diff)) snprintf(c, sizeof c, "-");
-        else snprintf(c, sizeof c, "%.2g", it->diff);
-        fprintf(f, "%s%-*s  %*s  %*s  %9s  %s", indent, (int)wn, r->cols.names[i],
-                (int)wa, ad_fmt_number(a, sizeof a, it->ad, o->precision),
-                (int)wf, fd_text(b, sizeof b, it->fd, o->precision), c,
-                ad_check_status_name(it->status));
-        if (it->status == AD_CHECK_PASS && it->refined != it->fd)
-            fprintf(f, " (with a refined difference %s)", ad_fmt_number(b, sizeof b, it->refined, o->precision));
-        else if (it->status == AD_CHECK_FD_UNRELIABLE)
-            fprintf(f, " (difference quotients disagree; best %s)", ad_fmt_number(b, sizeof b, it->refined, o->precision));
-        else if (it->status == AD_CHECK_KINK)
-            fputs(" (the stencil crosses a kink; no verdict)", f);
-        else if (it->status == AD_CHECK_FD_UNDEFINED)
-            fputs(" (the stencil leaves the domain; no verdict)", f);
-        fputs("\n", f);
-    }
-    fprintf(f, "%sforward vs reverse: largest relative difference %.2g (%s)\n", indent, r->fwd_rev,
-            r->fwd_rev > AD_FWD_REV_TOL ? "FAIL" : "pass");
-    fprintf(f, "%sresult: %s\n", indent, r->check_failed ? "FAIL" : "pass");
+    char x[40], y[40], z[40];
+    if (isnan(it->diff)) snprintf(z, sizeof z, "-");
+    else snprintf(z, sizeof z, "%.2g", it->diff);
+    cli_buf_printf(b, "%s%-*s  %*s  %*s  %9s  %s", indent, (int)wn, name, (int)wa,
+                   ad_fmt_number(x, sizeof x, it->ad, o->precision), (int)wf, fd_text(y, sizeof y, it->fd, o->precision),
+                   z, ad_check_status_name(it->status));
+    if (it->status == AD_CHECK_PASS && it->refined != it->fd)
+        cli_buf_printf(b, " (with a refined difference %s)", ad_fmt_number(y, sizeof y, it->refined, o->precision));
+    else if (it->status == AD_CHECK_FD_UNRELIABLE)
+        cli_buf_printf(b, " (difference quotients disagree; best %s)", ad_fmt_number(y, sizeof y, it->refined, o->precision));
+    else if (it->status == AD_CHECK_KINK)
+        cli_buf_puts(b, " (the stencil crosses a kink; no verdict)");
+    else if (it->status == AD_CHECK_FD_UNDEFINED)
+        cli_buf_puts(b, " (the stencil leaves the domain; no verdict)");
+    cli_buf_puts(b, "\n");
 }
 
-void cli_print_result(FILE *f, const cli_options *o, const cli_source *s, const cli_result *r, int several)
+static void text_check(cli_buf *b, const cli_options *o, const cli_answer *a, const char *indent)
 {
-    if (o->format == CLI_FMT_JSON) {
-        json_result(f, o, s, r);
-        return;
+    const ad_check_result *chk = a->chk;
+    size_t nc = ad_plan_layout(a->plan)->ncols;
+    char x[40], y[40], z[40];
+    size_t wn = 3, wa = 2, wf = 2;
+    for (size_t i = 0; i < nc; i++) {
+        if (strlen(ad_plan_column(a->plan, i)) > wn) wn = strlen(ad_plan_column(a->plan, i));
+        if (strlen(ad_fmt_number(x, sizeof x, chk->items[i].ad, o->precision)) > wa) wa = strlen(x);
+        if (strlen(fd_text(y, sizeof y, chk->items[i].fd, o->precision)) > wf) wf = strlen(y);
     }
-    char num[40];
+    cli_buf_printf(b, "\n%sgradient check: central differences, h = %s*sqrt(eps)*max(1,|x|); "
+                      "pass when |ad - fd| <= %s + %s*|ad|\n",
+                   indent, ad_fmt_number(x, sizeof x, o->step_scale, 0), ad_fmt_number(y, sizeof y, o->atol, 0),
+                   ad_fmt_number(z, sizeof z, o->rtol, 0));
+    cli_buf_printf(b, "%s%-*s  %-*s  %-*s  %-9s  %s\n", indent, (int)wn, "var", (int)wa, "ad", (int)wf, "fd",
+                   "|ad - fd|", "status");
+    for (size_t i = 0; i < nc; i++) check_line(b, o, &chk->items[i], ad_plan_column(a->plan, i), indent, wn, wa, wf);
+    cli_buf_printf(b, "%sforward vs reverse: largest relative difference %.2g (%s)\n", indent, chk->fwd_rev,
+                   chk->fwd_rev > AD_FWD_REV_TOL ? "FAIL" : "pass");
+    cli_buf_printf(b, "%sresult: %s\n", indent, chk->failed ? "FAIL" : "pass");
+}
+
+void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const cli_answer *a, int several)
+{
+    const ad_layout *L = ad_plan_layout(a->plan);
     int p = o->precision;
-    if (!r->has_grad && !r->has_jvp && !r->order && !r->has_hessian && !r->has_hvp && !r->has_check) {
+    if (L->grad == AD_ABSENT && L->jvp == AD_ABSENT && !L->order && L->hessian == AD_ABSENT && L->hvp == AD_ABSENT &&
+        !a->chk) {
         /* a bare value, as bc prints it */
-        fprintf(f, "%s\n", ad_fmt_number(num, sizeof num, r->value, p));
+        cli_buf_number(b, a->row[0], p);
+        cli_buf_putc(b, '\n');
         return;
     }
     const char *indent = several ? "  " : "";
     if (several) {
-        put_source_line(f, s, 200);
-        fputs("\n", f);
+        put_source_line(b, s, 200);
+        cli_buf_puts(b, "\n");
     }
-    result_lines(f, r, indent, p);
-    if (r->has_hessian) {
-        fputs("\n", f);
-        matrix(f, indent, "hessian", "d/d", r->cols.names, r->cols.names, "d/d", r->hessian,
-               r->cols.n, r->cols.n, p);
+    result_lines(b, a, indent, p);
+    if (L->hessian != AD_ABSENT) {
+        cli_buf_puts(b, "\n");
+        matrix(b, indent, "hessian", "d/d", a->plan, a->plan, "d/d", a->row + L->hessian, L->ncols, L->ncols,
+               L->ncols, p);
     }
-    if (r->has_check) text_check(f, o, r, indent);
+    if (a->chk) text_check(b, o, a, indent);
 }
 
-void cli_print_joint(FILE *f, const cli_options *o, const cli_joint *J)
+void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a)
 {
+    const ad_layout *L = ad_plan_layout(a->plan);
+    const double *row = a->row;
     int p = o->precision;
-    if (o->format == CLI_FMT_JSON) {
-        fputs("{\"exprs\": [", f);
-        for (size_t r = 0; r < J->m; r++) {
-            if (r) fputs(", ", f);
-            adi_fput_json_string(f, o->src[r].src, o->src[r].len);
-        }
-        fputs("], \"values\": ", f);
-        jarray(f, J->values, J->m, p);
-        if (J->has_jac) {
-            fputs(", \"jacobian\": ", f);
-            jmatrix(f, J->jac, J->m, J->cols.n, p);
-        }
-        if (J->has_vjp) {
-            fputs(", \"vjp\": ", f);
-            jobject(f, &J->cols, J->vjp, p);
-        }
-        if (J->has_jvp) {
-            fputs(", \"jvp\": ", f);
-            jarray(f, J->jvp, J->m, p);
-        }
-        /* the variables the columns of "jacobian" stand for */
-        fputs(", \"vars\": ", f);
-        jnames(f, &J->cols);
-        fputs("}\n", f);
-        return;
-    }
     char num[40];
-    size_t wv = 0, wl = strlen(rc_label(num, sizeof num, "", NULL, J->m - 1));
-    for (size_t r = 0; r < J->m; r++)
-        if (strlen(ad_fmt_number(num, sizeof num, J->values[r], p)) > wv) wv = strlen(num);
+    size_t wv = 0, wl = strlen(rc_label(num, sizeof num, "", NULL, L->m - 1));
+    for (size_t r = 0; r < L->m; r++)
+        if (strlen(ad_fmt_number(num, sizeof num, row[r * L->per_out], p)) > wv) wv = strlen(num);
     /* f1 = value   # the expression */
-    for (size_t r = 0; r < J->m; r++) {
+    for (size_t r = 0; r < L->m; r++) {
         char lab[32];
-        fprintf(f, "%-*s = %-*s  # ", (int)wl, rc_label(lab, sizeof lab, "", NULL, r), (int)wv,
-                ad_fmt_number(num, sizeof num, J->values[r], p));
-        put_source_line(f, &o->src[r], 60);
-        fputs("\n", f);
+        cli_buf_printf(b, "%-*s = %-*s  # ", (int)wl, rc_label(lab, sizeof lab, "", NULL, r), (int)wv,
+                       ad_fmt_number(num, sizeof num, row[r * L->per_out], p));
+        put_source_line(b, &o->src[r], 60);
+        cli_buf_puts(b, "\n");
     }
-    if (J->has_jac) {
-        fputs("\n", f);
-        matrix(f, "", "jacobian", "", NULL, J->cols.names, "d/d", J->jac, J->m, J->cols.n, p);
+    if (L->grad != AD_ABSENT) {
+        cli_buf_puts(b, "\n");
+        matrix(b, "", "jacobian", "", NULL, a->plan, "d/d", row + L->grad, L->m, L->ncols, L->per_out, p);
     }
-    if (J->has_vjp) {
-        fputs("\nvjp (the weighted sum of the rows, w^T J)\n", f);
-        vector(f, "d/d", J->cols.names, J->vjp, J->cols.n, p);
+    if (L->vjp != AD_ABSENT) {
+        cli_buf_puts(b, "\nvjp (the weighted sum of the rows, w^T J)\n");
+        vector(b, "d/d", a->plan, row + L->vjp, L->ncols, 1, p);
     }
-    if (J->has_jvp) {
-        fputs("\njvp (J v along the seed)\n", f);
-        vector(f, "", NULL, J->jvp, J->m, p);
+    if (L->jvp != AD_ABSENT) {
+        cli_buf_puts(b, "\njvp (J v along the seed)\n");
+        vector(b, "", NULL, row + L->jvp, L->m, L->per_out, p);
     }
+}
+
+/* ---- batch rows ---- */
+
+void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec)
+{
+    for (size_t i = 0; i < width; i++) {
+        if (i) cli_buf_putc(b, sep);
+        cli_buf_number(b, row[i], prec);
+    }
+    cli_buf_putc(b, '\n');
+}
+
+void cli_print_header(cli_buf *b, const ad_plan *p, char sep)
+{
+    const ad_layout *L = ad_plan_layout(p);
+    for (size_t r = 0; r < L->m; r++) {
+        char suffix[24] = "";
+        if (L->m > 1) snprintf(suffix, sizeof suffix, "#%zu", r + 1);
+        if (r) cli_buf_putc(b, sep);
+        cli_buf_printf(b, "value%s", suffix);
+        for (size_t j = 0; L->grad != AD_ABSENT && j < L->ncols; j++)
+            cli_buf_printf(b, "%cd/d%s%s", sep, ad_plan_column(p, j), suffix);
+        if (L->jvp != AD_ABSENT) cli_buf_printf(b, "%cjvp%s", sep, suffix);
+        for (size_t j = 0; L->hvp != AD_ABSENT && j < L->ncols; j++)
+            cli_buf_printf(b, "%chvp[%s]%s", sep, ad_plan_column(p, j), suffix);
+        for (size_t i = 0; L->hessian != AD_ABSENT && i < L->ncols; i++)
+            for (size_t j = 0; j < L->ncols; j++)
+                cli_buf_printf(b, "%cd2/d%sd%s%s", sep, ad_plan_column(p, i), ad_plan_column(p, j), suffix);
+    }
+    cli_buf_putc(b, '\n');
 }

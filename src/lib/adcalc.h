@@ -1,10 +1,13 @@
-/* adcalc.h - the engine's public interface: parse an expression into a tape,
- * evaluate it, differentiate it in forward or reverse mode, dump it.
+/* adcalc.h - the engine's public interface, and the only engine header the
+ * command (src/cli) includes: parse an expression into a tape, evaluate it,
+ * differentiate it (one derivation step for every mode: ad_plan_new and
+ * ad_derive), dump it; and the few services the command shares with the
+ * engine (names of opcodes and functions, number formatting, statements).
  *
  * The engine keeps no global mutable state: every call works on the objects
  * passed to it, so separate tapes and workspaces can be used from separate
- * threads, and one finished tape can be shared read-only by many threads,
- * each with its own ad_work. */
+ * threads, and one finished tape (or plan) can be shared read-only by many
+ * threads, each with its own ad_work. */
 #ifndef ADCALC_H
 #define ADCALC_H
 
@@ -12,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* error classes; the CLI's exit status is ad_exit_code(class) */
+/* error classes (the command maps each to its exit status) */
 typedef enum {
     AD_E_NONE = 0,
     AD_E_DOMAIN,  /* ad/domain: no real value, or (strict) infinite derivative */
@@ -23,16 +26,24 @@ typedef enum {
     AD_E_IO       /* ad/io: I/O error or out of memory */
 } ad_errclass;
 
+/* what a caller can do about a diagnostic; the engine never names the
+ * command's options, the command turns a hint into its own words */
+typedef enum {
+    AD_HINT_NONE = 0,
+    AD_HINT_POLICY_ZERO,     /* a singular derivative: the zero-subgrad policy takes it as 0 */
+    AD_HINT_POLICY_SUBGRAD   /* a kink: the zero-subgrad policy takes a zero subgradient */
+} ad_hint;
+
 /* a diagnostic: class, message and (when line > 0) a source position */
 typedef struct {
     ad_errclass cls;
     int line, col;   /* 1-based; 0 when the error has no position */
     int src;         /* index of the source the position is in (ad_parse_many) */
+    ad_hint hint;
     char msg[400];
 } ad_diag;
 
 const char *ad_err_tag(ad_errclass cls);   /* "ad/syntax", ... */
-int ad_exit_code(ad_errclass cls);         /* 0, 1 .. 5 as documented */
 /* fills d (when not NULL) and returns cls */
 ad_errclass ad_diag_set(ad_diag *d, ad_errclass cls, int line, int col,
                         const char *fmt, ...)
@@ -49,9 +60,21 @@ typedef enum { AD_STRICT = 0, AD_ZERO_SUBGRAD = 1 } ad_policy;
  * numbered inputs first, then constants, then operations, in execution
  * order; every node writes its own slot (SSA). */
 typedef struct {
-    uint32_t op;
+    uint32_t op;     /* an ad_opcode */
     int32_t a, b;
 } ad_instr;
+
+/* the opcodes: one per primitive of ops.def, in its order (AD_OP_ADD...) */
+typedef enum {
+#define OP(E, ...) AD_OP_##E,
+#define DERIVED(...)
+#include "ops.def"
+#undef OP
+#undef DERIVED
+    AD_OP_COUNT
+} ad_opcode;
+
+const char *ad_op_name(unsigned op);   /* "add", "sin": the name in tape listings */
 
 typedef struct ad_tape ad_tape;
 
@@ -218,6 +241,134 @@ typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON, AD_DUMP_DOT } ad_dump_fo
 int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *diff,
             ad_policy pol, int with_adjoints, ad_dump_format fmt,
             const char *src, size_t srclen);
+
+/* ---- derivatives at points: the one derivation step ----
+ *
+ * A plan says, once per tape, what every point gets: the value of every
+ * output and the derivatives asked for, in one row of numbers laid out as
+ * ad_layout says.  Single points, several outputs (Jacobians) and batch
+ * rows all go through it, so the seeds, the derivative columns, the
+ * Hessian's extraction and the choice of engine are made in one place
+ * (derive.c). */
+
+typedef enum { AD_MODE_DEFAULT, AD_MODE_FORWARD, AD_MODE_REVERSE, AD_MODE_AUTO } ad_mode;
+
+typedef struct {
+    /* the variables a point gives values for, in the order of its numbers */
+    const char *const *vars;
+    size_t nvars;
+    /* the derivative columns, by name (a name the tape does not use gets
+     * derivative 0) */
+    const char *const *cols;
+    size_t ncols;
+    /* a direction (--seed): names and values; names the tape does not use
+     * are ignored */
+    const char *const *seed_vars;
+    const double *seed;
+    size_t nseed;
+    const double *weights;   /* --adjoint: one per output (w^T J), or NULL */
+    int grad;                /* first derivatives of every output over the columns */
+    int jacobian;            /* ...asked for as a Jacobian: the default mode is auto */
+    int hessian;             /* output 0's Hessian over the columns (H v with a seed) */
+    int order;               /* derivatives 1..order along the seed, or the one column */
+    int check;               /* check output 0's gradient against finite differences */
+    double step_scale, rtol, atol;   /* the check's step and tolerances */
+    ad_mode mode;
+    ad_policy policy;
+    int many;                /* the plan serves many points (batch mode) */
+} ad_request;
+
+#define AD_ABSENT ((size_t)-1)
+/* Where a point's numbers are in its row: output r's block starts at
+ * r * per_out, with its value first; the offsets below are within the block
+ * (AD_ABSENT where not asked for), but vjp, which is in the row after the
+ * blocks.  The Hessian is row-major, ncols x ncols. */
+typedef struct {
+    size_t m, ncols, order;
+    size_t per_out, width;
+    size_t grad, jvp, hvp, hessian, derivs;
+    size_t vjp;
+} ad_layout;
+
+/* forward and reverse gradients may differ by this much, relative to the
+ * sum of the magnitudes of the terms they add in other orders (--check) */
+#define AD_FWD_REV_TOL 1e-12
+
+/* what the gradient check found, one item per column */
+typedef struct {
+    ad_check_item *items;   /* the caller's array of ncols items */
+    double fwd_rev;         /* largest relative forward/reverse difference */
+    int failed;             /* a FAIL item, or fwd_rev above AD_FWD_REV_TOL */
+} ad_check_result;
+
+typedef struct ad_plan ad_plan;
+
+/* Plans rq for the finished tape t (which must outlive the plan; rq's
+ * arrays are copied).  A tape input that is none of rq->vars is
+ * AD_E_NAME, with *unbound its index and d at its first occurrence. */
+ad_errclass ad_plan_new(const ad_tape *t, const ad_request *rq, ad_plan **plan, size_t *unbound,
+                        ad_diag *d);
+void ad_plan_free(ad_plan *p);
+const ad_layout *ad_plan_layout(const ad_plan *p);
+const char *ad_plan_column(const ad_plan *p, size_t k);   /* the name of column k */
+/* Computes the row (ad_plan_layout(p)->width numbers) at the point (one
+ * value per rq->vars); chk receives the check when the plan checks (else
+ * NULL).  The last sweep stays in w, for ad_dump. */
+ad_errclass ad_derive(const ad_plan *p, ad_work *w, const double *point, double *row,
+                      ad_check_result *chk, ad_diag *d);
+/* 1 when the block replay computes this plan (values and reverse-mode
+ * gradients only): ad_derive_rows then does np points at once */
+int ad_plan_blocks(const ad_plan *p);
+/* The rows of np <= ad_block_width points: point j's first nlead variables
+ * at rows + j * stride, the others from tail (rq->vars[nlead..]).  out
+ * receives np rows of width numbers; flags[j] is set for a point the block
+ * could not finish: derive it with ad_derive, which says what happened.
+ * 0, or -1 when out of memory. */
+int ad_derive_rows(const ad_plan *p, ad_block *b, size_t np, const double *rows, size_t stride,
+                   size_t nlead, const double *tail, double *out, unsigned char *flags);
+/* 1 when the last sweep in w left adjoints (a reverse sweep), for ad_dump */
+int ad_work_has_adjoints(const ad_work *w);
+
+/* ---- names, numbers and statements the command shares ---- */
+
+/* callable function i (0, 1, ...) and its one-line doc; NULL past the last */
+const char *ad_function(size_t i, const char **doc);
+/* what name[0..len) is taken by: 0 (free), a constant (pi, e) or a function */
+enum { AD_RESERVED_CONSTANT = 1, AD_RESERVED_FUNCTION = 2 };
+int ad_reserved(const char *name, size_t len);
+
+/* the shortest text that reads back as the same double ("0.1", "2",
+ * "1e-05", "inf", "nan"); prec > 0: %.{prec}g.  buf needs 32 bytes */
+char *ad_fmt_number(char *buf, size_t n, double x, int prec);
+/* the same as a JSON value: inf, -inf and nan as strings */
+char *ad_fmt_json_number(char *buf, size_t n, double x, int prec);
+/* s[0..len) escaped for a JSON string (no quotes) into dst, which holds
+ * 6 * len bytes; returns the bytes written */
+size_t ad_json_escape(char *dst, const char *s, size_t len);
+
+/* a statement of a program, as ad_next_stmt splits them */
+typedef enum {
+    AD_STMT_EMPTY,   /* only blanks and comments */
+    AD_STMT_EXPR,    /* an expression */
+    AD_STMT_ASSIGN,  /* name = expression */
+    AD_STMT_DEF      /* name(params) = expression */
+} ad_stmt_kind;
+
+typedef struct {
+    ad_stmt_kind kind;
+    size_t off, len;      /* the statement's span (without its ';' or newline) */
+    int line, col;        /* where it starts */
+    size_t name_off, name_len;   /* ASSIGN, DEF: the name */
+    size_t params_off, params_len;  /* DEF: the text between the parentheses */
+    size_t rhs_off;       /* ASSIGN, DEF: the expression after '=' */
+    int rhs_line, rhs_col;
+} ad_stmt;
+
+/* Reads the statement starting at *pos of src[0..len) (*line, *col are its
+ * position) and advances all three past it.  Statements end at ';', at the
+ * end, or at a line end outside parentheses that follows a name, a number
+ * or ')' (so "x +" continues on the next line).  0 at the end of src. */
+int ad_next_stmt(const char *src, size_t len, size_t *pos, int *line, int *col, ad_stmt *st);
 
 #define AD_TAPE_FORMAT_VERSION 1
 

@@ -81,6 +81,9 @@ struct ad_block {
     size_t cap, B, S;   /* values: n rows of B points, S apart */
     unsigned char *act, *set;
     size_t actcap, setcap;
+    long *xcol;           /* where each tape input is in the caller's rows (derive.c) */
+    double *fixed;        /* ...or its value when it is in none */
+    size_t xcolcap, fixedcap;
 };
 
 ad_block *ad_block_new(void)
@@ -105,7 +108,19 @@ void ad_block_free(ad_block *b)
     free(b->fz);
     free(b->act);
     free(b->set);
+    free(b->xcol);
+    free(b->fixed);
     free(b);
+}
+
+int adi_block_bind(ad_block *b, size_t ni, long **xcol, double **fixed)
+{
+    if (adi_grow((void **)&b->xcol, &b->xcolcap, ni ? ni : 1, sizeof *b->xcol) < 0 ||
+        adi_grow((void **)&b->fixed, &b->fixedcap, ni ? ni : 1, sizeof *b->fixed) < 0)
+        return -1;
+    *xcol = b->xcol;
+    *fixed = b->fixed;
+    return 0;
 }
 
 size_t ad_block_width(const ad_tape *t)

@@ -1,4 +1,4 @@
-/* diag.c - error classes: their tags, exit codes and the diagnostic record. */
+/* diag.c - error classes: their tags, and the diagnostic record. */
 #include <stdarg.h>
 #include <stdio.h>
 #include "adcalc.h"
@@ -17,20 +17,6 @@ const char *ad_err_tag(ad_errclass cls)
     return "ad/io";
 }
 
-int ad_exit_code(ad_errclass cls)
-{
-    switch (cls) {
-    case AD_E_NONE: return 0;
-    case AD_E_DOMAIN: return 1;
-    case AD_E_USAGE: return 2;
-    case AD_E_SYNTAX:
-    case AD_E_NAME: return 3;
-    case AD_E_NONDIFF: return 4;
-    case AD_E_IO: return 5;
-    }
-    return 5;
-}
-
 ad_errclass ad_diag_set(ad_diag *d, ad_errclass cls, int line, int col, const char *fmt, ...)
 {
     if (d) {
@@ -38,6 +24,7 @@ ad_errclass ad_diag_set(ad_diag *d, ad_errclass cls, int line, int col, const ch
         d->line = line;
         d->col = col;
         d->src = 0;
+        d->hint = AD_HINT_NONE;
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(d->msg, sizeof d->msg, fmt, ap);

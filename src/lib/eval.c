@@ -22,8 +22,17 @@ void ad_work_free(ad_work *w)
     free(w->tan);
     free(w->act);
     free(w->tadj);
+    free(w->scratch);
     free(w);
 }
+
+double *adi_work_scratch(ad_work *w, size_t n)
+{
+    if (adi_grow((void **)&w->scratch, &w->scratchcap, n ? n : 1, sizeof *w->scratch) < 0) return NULL;
+    return w->scratch;
+}
+
+int ad_work_has_adjoints(const ad_work *w) { return w->has_adj; }
 
 int adi_work_reserve(ad_work *w, size_t n, size_t k, int need_adj)
 {
@@ -69,17 +78,17 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
     ad_errclass e;
     if (status == AD_SINGULAR)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
-                        "%s: derivative is infinite or undefined here "
-                        "(--nondiff zero-subgrad takes it as 0)", what);
+                        "%s: derivative is infinite or undefined here", what);
     else if (status == AD_SINGULAR_HIGHER)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
-                        "%s: a higher derivative is infinite or undefined here "
-                        "(--nondiff zero-subgrad takes it as 0)", what);
+                        "%s: a higher derivative is infinite or undefined here", what);
     else
         e = ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
-                        "%s: not differentiable here "
-                        "(--nondiff zero-subgrad takes a zero subgradient)", what);
-    if (d) d->src = t->pos[i].src;
+                        "%s: not differentiable here", what);
+    if (d) {
+        d->src = t->pos[i].src;
+        d->hint = e == AD_E_NONDIFF ? AD_HINT_POLICY_SUBGRAD : AD_HINT_POLICY_ZERO;
+    }
     return e;
 }
 

@@ -91,22 +91,44 @@ void adi_synopsis(char *buf, size_t n, int op, const char *A, const char *B)
     buf[j] = 0;
 }
 
-void adi_fput_json_string(FILE *f, const char *s, size_t len)
+size_t ad_json_escape(char *dst, const char *s, size_t len)
 {
-    putc('"', f);
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
+        const char *esc = NULL;
         switch (c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\r': fputs("\\r", f); break;
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\n': esc = "\\n"; break;
+        case '\t': esc = "\\t"; break;
+        case '\r': esc = "\\r"; break;
         default:
-            if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c);
-            else if (c >= 0x80) fputs("\\ufffd", f); /* expressions are ASCII */
-            else putc(c, f);
+            if (c >= 0x80) esc = "\\ufffd";   /* expressions are ASCII */
+        }
+        if (esc) {
+            size_t n = strlen(esc);
+            memcpy(dst + k, esc, n);
+            k += n;
+        } else if (c < 0x20 || c == 0x7f) {
+            memcpy(dst + k, "\\u00", 4);
+            dst[k + 4] = hex[c >> 4];
+            dst[k + 5] = hex[c & 15];
+            k += 6;
+        } else {
+            dst[k++] = (char)c;
         }
     }
+    return k;
+}
+
+void adi_fput_json_string(FILE *f, const char *s, size_t len)
+{
+    /* in pieces, through a buffer on the stack: 40 bytes escape to at most 240 */
+    char buf[240];
+    putc('"', f);
+    for (size_t i = 0; i < len; i += 40)
+        fwrite(buf, 1, ad_json_escape(buf, s + i, len - i < 40 ? len - i : 40), f);
     putc('"', f);
 }

@@ -34,9 +34,24 @@ const adi_fninfo *adi_fn_lookup(const char *name, size_t len)
     return NULL;
 }
 
-int ad_is_reserved(const char *name, size_t len)
+int ad_reserved(const char *name, size_t len)
 {
     if ((len == 2 && memcmp(name, "pi", 2) == 0) || (len == 1 && name[0] == 'e'))
-        return 1;
-    return adi_fn_lookup(name, len) != NULL;
+        return AD_RESERVED_CONSTANT;
+    return adi_fn_lookup(name, len) ? AD_RESERVED_FUNCTION : 0;
+}
+
+const char *ad_op_name(unsigned op) { return op < AD_OP_COUNT ? adi_ops[op].name : "?"; }
+
+const char *ad_function(size_t i, const char **doc)
+{
+    /* the callable ones: operators and leaves have nargs_min 0 */
+    for (size_t k = 0; k < adi_nfunctions; k++) {
+        if (adi_functions[k].nargs_min == 0) continue;
+        if (i-- == 0) {
+            if (doc) *doc = adi_functions[k].doc;
+            return adi_functions[k].name;
+        }
+    }
+    return NULL;
 }

@@ -1,24 +1,16 @@
-/* ops.h - opcodes and the static description of every primitive and
- * function, all expanded from ops.def. */
+/* ops.h - the static description of every primitive and function,
+ * expanded from ops.def (the opcodes themselves are public: adcalc.h). */
 #ifndef AD_OPS_H
 #define AD_OPS_H
 
 #include <stddef.h>
+#include "adcalc.h"
 
 #define AD_VARIADIC 0x7fffffff /* nargs_max of min/max: any number >= nargs_min */
 
 /* status of a local partial derivative at a point */
 enum { AD_OK = 0, AD_SINGULAR = 1, AD_KINK = 2,
        AD_SINGULAR_HIGHER = 3 /* first derivative fine, a higher one infinite */ };
-
-typedef enum {
-#define OP(E, ...) AD_OP_##E,
-#define DERIVED(...)
-#include "ops.def"
-#undef OP
-#undef DERIVED
-    AD_OP_COUNT
-} ad_opcode;
 
 /* derived functions: expanded by the parser into primitives */
 typedef enum {
@@ -56,7 +48,5 @@ extern const size_t adi_nfunctions;
 /* the callable function called name[0..len), or NULL */
 const adi_fninfo *adi_fn_lookup(const char *name, size_t len);
 
-/* 1 when name[0..len) is a reserved word: a function or a constant (pi, e) */
-int ad_is_reserved(const char *name, size_t len);
 
 #endif

@@ -22,6 +22,7 @@ void adi_perror(adi_pctx *P, ad_errclass cls, int line, int col, const char *fmt
     P->diag->line = line;
     P->diag->col = col;
     P->diag->src = 0;
+    P->diag->hint = AD_HINT_NONE;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(P->diag->msg, sizeof P->diag->msg, fmt, ap);

@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include "program.h"
 #include "parse.h"
 #include "alloc.h"
 
@@ -136,8 +135,8 @@ static ad_errclass perr(ad_diag *d, ad_errclass cls, int line, int col, const ch
 /* what a name already means, for a clash; NULL when it is free */
 static const char *taken(const adi_prog *g, const char *name, size_t len)
 {
-    if ((len == 2 && !memcmp(name, "pi", 2)) || (len == 1 && name[0] == 'e')) return "a constant";
-    if (adi_fn_lookup(name, len)) return "a built-in function";
+    int r = ad_reserved(name, len);
+    if (r) return r == AD_RESERVED_CONSTANT ? "a constant" : "a built-in function";
     if (adi_symtab_get(&g->funcs, name, len) >= 0) return "a function";
     return NULL;
 }

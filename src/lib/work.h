@@ -12,13 +12,19 @@ struct ad_work {
     double *tan;          /* n x k tangents (forward mode) */
     double *tadj;         /* n x k tangents of the adjoints (Hessian) */
     unsigned char *act;   /* 1 when the node depends on a differentiated input */
-    size_t valcap, adjcap, tancap, actcap, tadjcap;
+    double *scratch;      /* the derivation step's per-point arrays (derive.c) */
+    size_t valcap, adjcap, tancap, actcap, tadjcap, scratchcap;
     size_t n;             /* nodes of the tape last swept */
     int has_adj;          /* adj holds the adjoints of the last sweep */
 };
 
 /* makes room for n nodes (and n*k tangents when k > 0); 0 or -1 */
 int adi_work_reserve(ad_work *w, size_t n, size_t k, int need_adj);
+/* the block's arrays for binding ni tape inputs to the caller's rows
+ * (ad_block_run_rows' xcol and fixed); 0 or -1 */
+int adi_block_bind(ad_block *b, size_t ni, long **xcol, double **fixed);
+/* n doubles of scratch, kept between calls; NULL when out of memory */
+double *adi_work_scratch(ad_work *w, size_t n);
 
 /* inputs are finite, so a nan can only come from an operation on an
  * infinity that overflowed upstream (inf - inf, 0 * inf, sin(inf)...) */

@@ -19,7 +19,8 @@
 #include <string.h>
 #include "adcalc.h"
 #include "options.h"
-#include "output.h"
+#include "results.h"
+#include "report.h"
 #include "run.h"
 
 static FILE *sink(void)
@@ -29,6 +30,13 @@ static FILE *sink(void)
     return f;
 }
 
+/* an error's text, made as the command makes it (and dropped) */
+static void drop_error(const ad_diag *d)
+{
+    char msg[600];
+    cli_message(d, msg, sizeof msg);
+}
+
 static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *value,
                        int dumpit)
 {
@@ -36,34 +44,30 @@ static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *va
     ad_diag d;
     ad_errclass e = cli_options_parse(&o, argc, argv, &d);
     if (e) {
-        cli_print_error(sink(), &o, NULL, &d);
+        drop_error(&d);
         cli_options_free(&o);
         return e;
     }
-    if (o.jacobian || o.adjoint) {
-        cli_joint J;
-        cli_joint_init(&J);
-        e = cli_run_joint(&o, t, w, &J, &d);
-        if (e) cli_print_error(sink(), &o, &o.src[d.src], &d);
-        else cli_print_joint(sink(), &o, &J);
-        cli_joint_free(&J);
-        cli_options_free(&o);
-        return e;
-    }
-    cli_result r;
-    cli_result_init(&r);
-    e = cli_run(&o, &o.src[0], t, w, &r, &d);
+    int joint = o.jacobian || o.adjoint;
+    cli_point pt;
+    e = cli_evaluate(&o, o.src, joint ? o.nsrc : 1, t, w, &pt, &d);
     if (e) {
-        cli_print_error(sink(), &o, &o.src[0], &d);
+        drop_error(&d);
     } else {
-        *value = r.value;
-        cli_print_result(sink(), &o, &o.src[0], &r, 1);
-        if (dumpit)
+        cli_buf b = {0};
+        *value = pt.row[0];
+        if (joint) cli_print_joint_text(&b, &o, &pt.answer);
+        else cli_print_text(&b, &o, &o.src[0], &pt.answer, 1);
+        cli_json_exprs(&b, o.src, joint ? o.nsrc : 1, joint);
+        cli_buf_putc(&b, 0);
+        cli_print_json(&b, &o, "\"e\"", joint, 1, &pt.answer);
+        cli_buf_free(&b);
+        if (dumpit && !joint)
             for (int f = 0; f < 3; f++)
-                ad_dump(sink(), t, w, r.diff, o.policy, r.has_adjoints, (ad_dump_format)f,
+                ad_dump(sink(), t, w, NULL, o.policy, ad_work_has_adjoints(w), (ad_dump_format)f,
                         o.src[0].src, o.src[0].len);
     }
-    cli_result_free(&r);
+    cli_point_free(&pt);
     cli_options_free(&o);
     return e;
 }

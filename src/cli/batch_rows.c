@@ -1,0 +1,280 @@
+/* batch_rows.c - the rows of one chunk: parsed (text) or taken where they
+ * lie (binary), computed by the block replay a block at a time, or by the
+ * derivation step for a row the block flags (and for plans the block does
+ * not do), and formatted by the same printers as a single point. */
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "batch.h"
+#include "report.h"
+#include "results.h"
+
+static void add_err(batch_chunk *c, long line, ad_errclass cls, const char *msg)
+{
+    if (c->nerr == c->errcap) {
+        size_t nc = c->errcap ? 2 * c->errcap : 16;
+        batch_err *ne = realloc(c->err, nc * sizeof *ne);
+        if (!ne) return;
+        c->err = ne;
+        c->errcap = nc;
+    }
+    batch_err *e = &c->err[c->nerr++];
+    e->line = line;
+    e->cls = cls;
+    snprintf(e->msg, sizeof e->msg, "%s", msg);
+}
+
+/* one result row, as text, JSON or binary */
+static void format_row(batch_chunk *c, const double *res, long line)
+{
+    const batch_plan *P = c->P;
+    const cli_options *o = P->o;
+    if (o->binary) {
+        cli_buf_put(&c->out, res, P->L->width * sizeof *res);
+    } else if (o->format == CLI_FMT_JSON) {
+        cli_answer a = {P->plan, res, NULL};
+        cli_print_json(&c->out, o, P->exprs_json, P->L->m > 1, line, &a);
+    } else {
+        cli_print_row(&c->out, res, P->L->width, P->sep, o->precision);
+    }
+}
+
+static void emit(batch_chunk *c, const double *res, long line)
+{
+    c->rows++;
+    format_row(c, res, line);
+}
+
+/* one row failed: record it, and emit its marked row */
+static void row_failed(batch_chunk *c, long line, ad_errclass cls, const char *msg)
+{
+    const cli_options *o = c->P->o;
+    add_err(c, line, cls, msg);
+    if (o->on_error == CLI_ON_ERROR_STOP) {
+        c->stopped = 1;
+    } else if (o->on_error == CLI_ON_ERROR_NAN) {
+        for (size_t i = 0; i < c->P->L->width; i++) c->res[i] = NAN;
+        format_row(c, c->res, line);
+    }
+}
+
+/* a row through the derivation step: cols are its ncol numbers */
+static void eval_row(batch_chunk *c, const double *cols, long line)
+{
+    const batch_plan *P = c->P;
+    ad_diag d;
+    if (cols != c->point) memcpy(c->point, cols, P->ncol * sizeof *cols);
+    ad_errclass e = ad_derive(P->plan, c->w, c->point, c->res, NULL, &d);
+    if (e) {
+        char msg[480], text[600];
+        cli_message(&d, text, sizeof text);
+        if (d.line > 0)
+            snprintf(msg, sizeof msg, "%.400s (at %.60s:%d:%d)", text, P->o->src[d.src].name, d.line, d.col);
+        else
+            snprintf(msg, sizeof msg, "%.470s", text);
+        row_failed(c, line, e, msg);
+        return;
+    }
+    emit(c, c->res, line);
+}
+
+/* runs the rows waiting in the block, then emits them in order; a row the
+ * block flagged goes through the derivation step instead */
+static void flush_block(batch_chunk *c)
+{
+    const batch_plan *P = c->P;
+    size_t np = c->pending;
+    if (!np) return;
+    c->pending = 0;
+    if (ad_derive_rows(P->plan, c->bk, np, c->brows, P->ncol, P->ncol, P->tail, c->bout, c->bflag) < 0) {
+        add_err(c, c->bline[0], AD_E_IO, "out of memory");
+        c->stopped = 1;
+        return;
+    }
+    for (size_t j = 0; j < np && !c->stopped; j++) {
+        if (c->bflag[j]) eval_row(c, c->brows + j * P->ncol, c->bline[j]);
+        else emit(c, c->bout + j * P->L->width, c->bline[j]);
+    }
+}
+
+/* a row for the block (or, without it, the derivation step right away) */
+static void add_row(batch_chunk *c, const double *cols, long line)
+{
+    if (!c->bk) {
+        eval_row(c, cols, line);
+        return;
+    }
+    memcpy(c->brows + c->pending * c->P->ncol, cols, c->P->ncol * sizeof *cols);
+    c->bline[c->pending++] = line;
+    if (c->pending == c->B) flush_block(c);
+}
+
+/* 1 when the n doubles at p are all finite.  A double is inf or nan when
+ * its exponent bits are all ones, and then adding 1 to the exponent field
+ * carries into the sign bit: integer and/add/or, which vectorise. */
+static int all_finite(const char *p, size_t n)
+{
+    uint64_t acc = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t u;
+        memcpy(&u, p + k * sizeof u, sizeof u);
+        acc |= (u & UINT64_C(0x7ff0000000000000)) + UINT64_C(0x0010000000000000);
+    }
+    return !(acc >> 63);
+}
+
+/* how many of the np rows at in, from the first, hold only finite values */
+static size_t finite_rows(const char *in, size_t np, size_t ncol)
+{
+    if (all_finite(in, np * ncol)) return np;
+    size_t ok = 0;
+    while (ok < np && all_finite(in + ok * ncol * sizeof(double), ncol)) ok++;
+    return ok;
+}
+
+/* Binary rows straight through the block: the rows from c->in at row r
+ * are replayed where they lie, and the results written where they go in
+ * c->out, block after block, up to the first row with a value that is not
+ * finite.  A row the block flags goes through the derivation step
+ * (eval_row, which writes its row, a nan row or nothing in the same
+ * place), and the rows after it move up behind it.  Returns how many rows
+ * it took. */
+static size_t binary_rows(batch_chunk *c, size_t r, size_t avail)
+{
+    const batch_plan *P = c->P;
+    const size_t ncol = P->ncol, rowbytes = ncol * sizeof(double), W = P->L->width * sizeof(double);
+    size_t taken = 0;
+    while (taken < avail && !c->stopped) {
+        size_t np = avail - taken < c->B ? avail - taken : c->B;
+        const char *in = c->in + (r + taken) * rowbytes;
+        size_t ok = finite_rows(in, np, ncol);
+        if (!ok) break;
+        size_t base = c->out.len;
+        char *dst = cli_buf_room(&c->out, ok * W);
+        if (!dst || ad_derive_rows(P->plan, c->bk, ok, (const double *)in, ncol, ncol, P->tail, (double *)dst,
+                                   c->bflag) < 0) {
+            add_err(c, c->first_line + (long)(r + taken), AD_E_IO, "out of memory");
+            c->stopped = 1;
+            break;
+        }
+        for (size_t j = 0; j < ok && !c->stopped; j++) {
+            long line = c->first_line + (long)(r + taken + j);
+            if (c->bflag[j]) {
+                memcpy(c->point, in + j * rowbytes, rowbytes);
+                eval_row(c, c->point, line);
+                continue;
+            }
+            size_t at = base + j * W;
+            if (at != c->out.len) memmove(c->out.p + c->out.len, c->out.p + at, W);
+            c->out.len += W;
+            c->rows++;
+        }
+        taken += ok;
+        if (ok < np) break;
+    }
+    return taken;
+}
+
+static void run_binary(batch_chunk *c)
+{
+    const batch_plan *P = c->P;
+    size_t rowbytes = P->ncol * sizeof(double), nrows = c->inlen / rowbytes;
+    for (size_t r = 0; r < nrows && !c->stopped; r++) {
+        if (c->bk) {
+            size_t done = binary_rows(c, r, nrows - r);
+            r += done;
+            if (done || c->stopped || r >= nrows) {
+                r--;   /* the loop's r++ */
+                continue;
+            }
+        }
+        /* a row with a value that is not finite, or no block */
+        memcpy(c->point, c->in + r * rowbytes, rowbytes);
+        if (!all_finite((const char *)c->point, P->ncol)) {
+            flush_block(c);
+            if (!c->stopped) row_failed(c, c->first_line + (long)r, AD_E_SYNTAX, "a value that is not a finite number");
+            continue;
+        }
+        add_row(c, c->point, c->first_line + (long)r);
+    }
+    if (!c->stopped) flush_block(c);
+    if (c->cut && !c->stopped) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "the last row is cut short (%zu bytes of %zu)", c->cut, rowbytes);
+        row_failed(c, c->first_line + (long)nrows, AD_E_SYNTAX, msg);
+    }
+}
+
+static void run_text(batch_chunk *c)
+{
+    const batch_plan *P = c->P;
+    long line = c->first_line;
+    const char *s = c->in, *end = c->in + c->inlen;
+    while (s < end && !c->stopped) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        /* blank lines and # comments are skipped */
+        size_t i = 0;
+        while (i < n && isspace((unsigned char)s[i])) i++;
+        if (i < n && s[i] != '#') {
+            char why[200];
+            if (batch_parse_line(P, s, n, c->point, why, sizeof why) < 0) {
+                flush_block(c);
+                if (!c->stopped) row_failed(c, line, AD_E_SYNTAX, why);
+            } else {
+                add_row(c, c->point, line);
+            }
+        }
+        line++;
+        s += n + 1;
+    }
+    if (!c->stopped) flush_block(c);
+}
+
+void batch_run_chunk(batch_chunk *c)
+{
+    if (c->P->o->binary) run_binary(c);
+    else run_text(c);
+    c->pending = 0;
+}
+
+int batch_chunk_init(batch_chunk *c, const batch_plan *P)
+{
+    memset(c, 0, sizeof *c);
+    c->P = P;
+    size_t width = P->L->width ? P->L->width : 1;
+    c->w = ad_work_new();
+    c->point = malloc((P->nvars ? P->nvars : 1) * sizeof *c->point);
+    c->res = malloc(width * sizeof *c->res);
+    if (!c->w || !c->point || !c->res) return -1;
+    /* the point's last numbers are -at's: the same for every row */
+    memcpy(c->point + P->ncol, P->tail, (P->nvars - P->ncol) * sizeof *c->point);
+    if (P->blocks) {
+        c->B = ad_block_width(P->t);
+        c->bk = ad_block_new();
+        c->brows = malloc(c->B * (P->ncol ? P->ncol : 1) * sizeof *c->brows);
+        c->bout = malloc(c->B * width * sizeof *c->bout);
+        c->bline = malloc(c->B * sizeof *c->bline);
+        c->bflag = malloc(c->B);
+        if (!c->bk || !c->brows || !c->bout || !c->bline || !c->bflag) return -1;
+    }
+    return 0;
+}
+
+void batch_chunk_free(batch_chunk *c)
+{
+    free(c->in);
+    cli_buf_free(&c->out);
+    free(c->err);
+    ad_work_free(c->w);
+    free(c->point);
+    free(c->res);
+    free(c->items);
+    ad_block_free(c->bk);
+    free(c->brows);
+    free(c->bout);
+    free(c->bline);
+    free(c->bflag);
+}

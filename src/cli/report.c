@@ -1,0 +1,153 @@
+/* report.c - the one diagnostic printer (report.h).  A diagnostic is
+ * composed whole in a buffer and written with one call, so the lines of
+ * two threads never mix. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "report.h"
+#include "buf.h"
+
+int cli_exit_code(ad_errclass cls)
+{
+    switch (cls) {
+    case AD_E_NONE: return 0;
+    case AD_E_DOMAIN: return 1;
+    case AD_E_USAGE: return 2;
+    case AD_E_SYNTAX:
+    case AD_E_NAME: return 3;
+    case AD_E_NONDIFF: return 4;
+    case AD_E_IO: return 5;
+    }
+    return 5;
+}
+
+const char *cli_message(const ad_diag *d, char *buf, size_t n)
+{
+    const char *hint = d->hint == AD_HINT_POLICY_ZERO      ? " (--nondiff zero-subgrad takes it as 0)"
+                       : d->hint == AD_HINT_POLICY_SUBGRAD ? " (--nondiff zero-subgrad takes a zero subgradient)"
+                                                           : "";
+    snprintf(buf, n, "%s%s", d->msg, hint);
+    return buf;
+}
+
+/* a name as one line: control bytes shown as '?' */
+static void put_name(cli_buf *b, const char *s)
+{
+    for (; *s; s++) cli_buf_putc(b, (unsigned char)*s < 32 || *s == 127 ? '?' : *s);
+}
+
+/* the source line holding the error, cut to a window around the column,
+ * then a caret under the column */
+static void echo(cli_buf *b, const char *src, size_t srclen, int line, int col)
+{
+    const char *p = src, *end = src + srclen;
+    for (int l = 1; l < line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) break;
+        p = nl + 1;
+    }
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol) eol = end;
+    size_t len = (size_t)(eol - p), c = col > 0 ? (size_t)col - 1 : 0, from = 0;
+    const size_t width = 72;
+    if (c > width - 20) from = c - (width - 20);
+    size_t to = from + width < len ? from + width : len;
+    cli_buf_puts(b, "  ");
+    if (from) cli_buf_puts(b, "...");
+    for (size_t i = from; i < to; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        cli_buf_putc(b, ch < 32 || ch >= 127 ? (ch == '\t' ? ' ' : '?') : (char)ch);
+    }
+    if (to < len) cli_buf_puts(b, "...");
+    cli_buf_puts(b, "\n  ");
+    for (size_t i = (from ? from - 3 : 0); i < c; i++) cli_buf_putc(b, ' ');
+    cli_buf_puts(b, "^\n");
+}
+
+/* the line and column as the user numbers them: a REPL statement within
+ * its input line, or shifted by the lines before it */
+static void position(const cli_source *s, const ad_diag *d, long *line, int *col)
+{
+    *line = d->line + s->line_shift;
+    *col = d->col + (s->echo && d->line == s->echo_at ? s->col_shift : 0);
+}
+
+static void json(cli_buf *b, const cli_where *at, const ad_diag *d, const char *msg)
+{
+    const char *tag = ad_err_tag(d->cls);
+    cli_buf_puts(b, "{\"error\": {\"tag\": ");
+    cli_buf_json_string(b, tag, strlen(tag));
+    cli_buf_puts(b, ", \"message\": ");
+    cli_buf_json_string(b, msg, strlen(msg));
+    if (at && at->src && d->line > 0) {
+        long line;
+        int col;
+        position(at->src, d, &line, &col);
+        cli_buf_puts(b, ", \"source\": ");
+        cli_buf_json_string(b, at->src->name, strlen(at->src->name));
+        cli_buf_printf(b, ", \"line\": %ld, \"column\": %d", line, col);
+    } else if (at && at->file) {
+        cli_buf_puts(b, ", \"source\": ");
+        cli_buf_json_string(b, at->file, strlen(at->file));
+        if (at->line > 0) cli_buf_printf(b, ", \"%s\": %ld", at->row ? "row" : "line", at->line);
+    }
+    cli_buf_puts(b, "}}\n");
+}
+
+static void text(cli_buf *b, const cli_where *at, const ad_diag *d, const char *msg)
+{
+    const char *tag = ad_err_tag(d->cls);
+    cli_buf_puts(b, "adcalc: ");
+    if (at && at->src && d->line > 0) {
+        const cli_source *s = at->src;
+        long line;
+        int col;
+        position(s, d, &line, &col);
+        put_name(b, s->name);
+        cli_buf_printf(b, ":%ld:%d: error: %s [%s]\n", line, col, msg, tag);
+        if (s->echo && d->line == s->echo_at)   /* a statement within an input line: that line */
+            echo(b, s->echo, s->echo_len, 1, col);
+        else
+            echo(b, s->src, s->len, d->line, d->col);
+        return;
+    }
+    if (at && at->file) {
+        put_name(b, at->file);
+        if (at->line > 0) cli_buf_printf(b, ":%s%ld", at->row ? "row " : "", at->line);
+        cli_buf_puts(b, ": ");
+    }
+    if (d->cls == AD_E_USAGE && !(at && (at->session || at->file)))
+        cli_buf_printf(b, "error: %s; see 'adcalc --help' [%s]\n", msg, tag);
+    else
+        cli_buf_printf(b, "error: %s [%s]\n", msg, tag);
+}
+
+void cli_report(const cli_options *o, const cli_where *at, const ad_diag *d)
+{
+    char msg[600];
+    cli_message(d, msg, sizeof msg);
+    char storage[4096];
+    cli_buf b;
+    cli_buf_lend(&b, storage, sizeof storage);
+    if (o && o->format == CLI_FMT_JSON) json(&b, at, d, msg);
+    else text(&b, at, d, msg);
+    if (b.nomem) {
+        /* no room even for the message: say so, the one way left */
+        fprintf(stderr, "adcalc: error: %s [%s]\n", msg, ad_err_tag(d->cls));
+    } else {
+        fwrite(b.p, 1, b.len, stderr);
+    }
+    cli_buf_free(&b);
+}
+
+void cli_error(const cli_options *o, const cli_where *at, ad_errclass cls, const char *fmt, ...)
+{
+    ad_diag d;
+    memset(&d, 0, sizeof d);
+    d.cls = cls;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d.msg, sizeof d.msg, fmt, ap);
+    va_end(ap);
+    cli_report(o, at, &d);
+}

@@ -1,0 +1,34 @@
+/* results.h - printing what a point got (the row of ad_derive, laid out
+ * as its plan says): text for people, JSON Lines for programs, and the
+ * rows of batch mode, for one expression or several on one tape.  Every
+ * printer writes into a buffer. */
+#ifndef CLI_RESULTS_H
+#define CLI_RESULTS_H
+
+#include "adcalc.h"
+#include "buf.h"
+#include "options.h"
+
+/* one point's answer */
+typedef struct {
+    const ad_plan *plan;
+    const double *row;            /* ad_plan_layout(plan)->width numbers */
+    const ad_check_result *chk;   /* the gradient check, or NULL */
+} cli_answer;
+
+/* one expression's result as text; several: headed by the expression */
+void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const cli_answer *a, int several);
+/* the outputs of one tape (--jacobian, --adjoint) as text */
+void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a);
+/* the JSON value of the expressions: "x*y" for one, ["x", "y"] for a
+ * joint answer */
+void cli_json_exprs(cli_buf *b, const cli_source *src, size_t n, int joint);
+/* the JSON object of an answer: exprs from cli_json_exprs, line > 0 adds
+ * "line" (batch rows) */
+void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joint, long line,
+                    const cli_answer *a);
+/* a batch row: the numbers separated by sep; the header row names them */
+void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec);
+void cli_print_header(cli_buf *b, const ad_plan *p, char sep);
+
+#endif
