@@ -25,7 +25,7 @@ typedef struct {
 static void run_free(run *r)
 {
     if (r->ch) {
-        for (size_t k = 0; k < r->nthreads; k++) batch_chunk_free(&r->ch[k]);
+        for (size_t k = 0; k < r->nthreads; k++) cli_batch_chunk_free(&r->ch[k]);
         free(r->ch);
     }
     if (r->in && r->in != stdin) fclose(r->in);
@@ -132,7 +132,7 @@ static int columns(run *r, long *hline, char **first)
         cli_error(o, NULL, AD_E_IO, "cannot read '%s': %s", o->points, strerror(errno));
         return cli_exit_code(AD_E_IO);
     }
-    return batch_read_header(P, r->in, &r->hdr, &r->hdrcap, hline, first);
+    return cli_batch_read_header(P, r->in, &r->hdr, &r->hdrcap, hline, first);
 }
 
 /* one workspace per thread */
@@ -150,7 +150,7 @@ static int workspaces(run *r)
     r->ch = calloc(r->nthreads, sizeof *r->ch);
     if (!r->ch) return out_of_memory(o);
     for (size_t k = 0; k < r->nthreads; k++)
-        if (batch_chunk_init(&r->ch[k], &r->P) < 0) return out_of_memory(o);
+        if (cli_batch_chunk_init(&r->ch[k], &r->P) < 0) return out_of_memory(o);
     return 0;
 }
 
@@ -177,7 +177,7 @@ static int rows(run *r, long hline, char *first)
         R.next = hline;
     }
     batch_writer W = {&r->P, 0, 0, 0, isatty(2), 0, 0};
-    int nomem = batch_pipe(&R, &W, r->ch, r->nthreads);
+    int nomem = cli_batch_pipe(&R, &W, r->ch, r->nthreads);
     free(R.carry);
     if (nomem) return out_of_memory(o);
     if (o->stats) fprintf(stderr, "adcalc: %ld rows\n", W.rows_done);

@@ -7,7 +7,7 @@
  * batch_read.c reads the header and the input in chunks of whole lines or
  * binary rows; batch_rows.c computes and formats the rows of a chunk (the
  * block replay, and the derivation step for what the block does not
- * finish); batch_pipe.c runs chunks on -j threads and writes them in
+ * finish); cli_batch_pipe.c runs chunks on -j threads and writes them in
  * order.  Rows are independent (row in, row out), so the input can be
  * split and the outputs concatenated (parallel --pipe, xargs, streaming
  * jobs). */
@@ -73,10 +73,10 @@ typedef struct {
     unsigned char *bflag;
 } batch_chunk;
 
-int batch_chunk_init(batch_chunk *c, const batch_plan *P);
-void batch_chunk_free(batch_chunk *c);
+int cli_batch_chunk_init(batch_chunk *c, const batch_plan *P);
+void cli_batch_chunk_free(batch_chunk *c);
 /* computes and formats the rows of the chunk read into c (batch_rows.c) */
-void batch_run_chunk(batch_chunk *c);
+void cli_batch_run_chunk(batch_chunk *c);
 
 /* where reading is (batch_read.c): the next chunk's first line number,
  * and the partial last line of the chunk before (text) */
@@ -90,16 +90,16 @@ typedef struct {
 } batch_reader;
 
 /* reads the next chunk into c; -1 when out of memory */
-int batch_read_chunk(batch_reader *R, batch_chunk *c);
+int cli_batch_read_chunk(batch_reader *R, batch_chunk *c);
 /* the header: the columns from the first line that is neither blank nor
  * a comment (or from --vars), and the separator; *hline is the lines it
  * read, *first with --vars the first data line (kept); the exit status of
  * an error it reported, else 0 */
-int batch_read_header(batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first);
+int cli_batch_read_header(batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first);
 /* the numbers of one text line into cols; -1 with a message on a bad row */
-int batch_parse_line(const batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn);
+int cli_batch_parse_line(const batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn);
 
-/* what has been written (batch_pipe.c): the first error's status, a stop */
+/* what has been written (cli_batch_pipe.c): the first error's status, a stop */
 typedef struct {
     const batch_plan *P;
     int status, stop;
@@ -111,6 +111,6 @@ typedef struct {
 
 /* reads, computes and writes every chunk on nthreads threads (the chunks
  * and their order are the same for any number): 1 when out of memory */
-int batch_pipe(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads);
+int cli_batch_pipe(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads);
 
 #endif

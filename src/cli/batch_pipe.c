@@ -1,4 +1,4 @@
-/* batch_pipe.c - chunks through threads: with -j N, N threads each read
+/* cli_batch_pipe.c - chunks through threads: with -j N, N threads each read
  * the next chunk, compute it with their own workspace on the one shared
  * read-only tape and plan, and write it when the chunks before it are
  * written, so reading and writing overlap the computing and the output is
@@ -47,8 +47,8 @@ static void write_chunk(batch_writer *W, batch_chunk *c)
 static int run_serial(batch_reader *R, batch_writer *W, batch_chunk *c)
 {
     while (!R->eof && !W->stop) {
-        if (batch_read_chunk(R, c) < 0) return 1;
-        batch_run_chunk(c);
+        if (cli_batch_read_chunk(R, c) < 0) return 1;
+        cli_batch_run_chunk(c);
         write_chunk(W, c);
     }
     return 0;
@@ -75,13 +75,13 @@ static void *work(void *arg)
             break;
         }
         long seq = (*pw->nread)++;
-        int bad = batch_read_chunk(pw->R, pw->c) < 0;
+        int bad = cli_batch_read_chunk(pw->R, pw->c) < 0;
         if (bad) {
             *pw->nomem = 1;
             pw->R->eof = 1;
         }
         pthread_mutex_unlock(pw->mu);
-        if (!bad) batch_run_chunk(pw->c);
+        if (!bad) cli_batch_run_chunk(pw->c);
         pthread_mutex_lock(pw->mu);
         while (*pw->nwritten != seq) pthread_cond_wait(pw->turn, pw->mu);
         if (!bad && !pw->W->stop && !*pw->nomem) write_chunk(pw->W, pw->c);
@@ -120,7 +120,7 @@ static int run_threads(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t
     return nomem;
 }
 
-int batch_pipe(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads)
+int cli_batch_pipe(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads)
 {
     W->t0 = now();
     int nomem = nthreads > 1 ? run_threads(R, W, ch, nthreads) : run_serial(R, W, ch);

@@ -95,7 +95,7 @@ static int header_names(batch_plan *P, char *hdr, long hline)
     return 0;
 }
 
-int batch_read_header(batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first)
+int cli_batch_read_header(batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first)
 {
     const cli_options *o = P->o;
     *first = NULL;
@@ -142,7 +142,7 @@ static int blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
 
 /* With a comma or tab separator, blanks may surround a value but not
  * separate two; with blanks, any run of them separates. */
-int batch_parse_line(const batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn)
+int cli_batch_parse_line(const batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn)
 {
     const char sep = P->sep;
     size_t k = 0, i = 0;
@@ -274,7 +274,7 @@ static int read_text(batch_reader *R, batch_chunk *c)
     return 0;
 }
 
-int batch_read_chunk(batch_reader *R, batch_chunk *c)
+int cli_batch_read_chunk(batch_reader *R, batch_chunk *c)
 {
     c->out.len = c->nerr = c->rows = c->cut = 0;
     c->stopped = 0;

@@ -220,7 +220,7 @@ static void run_text(batch_chunk *c)
         while (i < n && isspace((unsigned char)s[i])) i++;
         if (i < n && s[i] != '#') {
             char why[200];
-            if (batch_parse_line(P, s, n, c->point, why, sizeof why) < 0) {
+            if (cli_batch_parse_line(P, s, n, c->point, why, sizeof why) < 0) {
                 flush_block(c);
                 if (!c->stopped) row_failed(c, line, AD_E_SYNTAX, why);
             } else {
@@ -233,14 +233,14 @@ static void run_text(batch_chunk *c)
     if (!c->stopped) flush_block(c);
 }
 
-void batch_run_chunk(batch_chunk *c)
+void cli_batch_run_chunk(batch_chunk *c)
 {
     if (c->P->o->binary) run_binary(c);
     else run_text(c);
     c->pending = 0;
 }
 
-int batch_chunk_init(batch_chunk *c, const batch_plan *P)
+int cli_batch_chunk_init(batch_chunk *c, const batch_plan *P)
 {
     memset(c, 0, sizeof *c);
     c->P = P;
@@ -263,7 +263,7 @@ int batch_chunk_init(batch_chunk *c, const batch_plan *P)
     return 0;
 }
 
-void batch_chunk_free(batch_chunk *c)
+void cli_batch_chunk_free(batch_chunk *c)
 {
     free(c->in);
     cli_buf_free(&c->out);
