@@ -61,11 +61,11 @@ static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, w->val[i], p, st);
         int aa = w->act[c.a], ab = c.b >= 0 && w->act[c.b];
-        int tie = adi_tie_is_kink(t, w->val, i);
-        if (pol == AD_ZERO_SUBGRAD) {
-            if (aa && st[0] != AD_OK && (st[0] != AD_KINK || tie)) p[0] = 0;
-            if (ab && st[1] != AD_OK && (st[1] != AD_KINK || tie)) p[1] = 0;
-        }
+        adi_nondiff nd;   /* the partials the sweep used: the policy's */
+        adi_nondiff_init(&nd);
+        unsigned zero = adi_policy(t, w->val, i, st, aa, ab, pol, &nd);
+        if (zero & 1) p[0] = 0;
+        if (zero & 2) p[1] = 0;
         r->p[0] = p[0];
         r->p[1] = p[1];
         adi_fmt_double(r->da, sizeof r->da, p[0]);

@@ -25,8 +25,8 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         v[i] = t->cval[i - ni];
         act[i] = 0;
     }
-    size_t sing = SIZE_MAX, kink = SIZE_MAX;
-    int sing_st = 0, kink_st = 0;
+    adi_nondiff nd;
+    adi_nondiff_init(&nd);
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
@@ -42,13 +42,9 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         double p[2];
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, y, p, st);
-        for (int j = 0; j < 2; j++) {
-            if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-            if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
-            if (pol == AD_ZERO_SUBGRAD) p[j] = 0;
-            else if (st[j] == AD_SINGULAR && sing == SIZE_MAX) { sing = i; sing_st = st[j]; }
-            else if (st[j] == AD_KINK && kink == SIZE_MAX) { kink = i; kink_st = st[j]; }
-        }
+        unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
+        if (zero & 1) p[0] = 0;
+        if (zero & 2) p[1] = 0;
         double *ti = T + i * k;
         const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
         /* an operand that does not move in a direction contributes nothing
@@ -61,8 +57,8 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
             for (size_t j = 0; j < k; j++) ti[j] = adi_term(p[1], tb[j]);
         }
     }
-    if (sing != SIZE_MAX) return adi_err_point(t, w, sing, sing_st, d);
-    if (kink != SIZE_MAX) return adi_err_point(t, w, kink, kink_st, d);
+    ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
+    if (e) return e;
     for (size_t r = 0; r < t->nout; r++) {
         size_t o = (size_t)t->outs[r];
         for (size_t j = 0; j < k; j++) out[r * k + j] = act[o] ? T[o * k + j] : 0;

@@ -29,8 +29,8 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
     memset(TA, 0, n * kk * sizeof *TA);
     if (t->nout) adj[t->outs[0]] = 1;
 
-    size_t sing = SIZE_MAX, kink = SIZE_MAX;
-    int sing_st = 0, kink_st = 0;
+    adi_nondiff nd;
+    adi_nondiff_init(&nd);
     for (size_t i = n; i-- > ni + nc;) {
         if (!act[i]) continue;
         const ad_instr c = t->code[i];
@@ -40,22 +40,14 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, v[i], p, st);
         adi_op_partials2((int)c.op, a, b, v[i], q);
-        for (int j = 0; j < 2; j++) {
-            if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-            if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
-            if (pol == AD_ZERO_SUBGRAD) {
+        unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
+        for (int j = 0; j < 2; j++)
+            if (zero >> j & 1) {
                 /* the operation is taken as flat in that operand */
                 p[j] = 0;
                 q[j == 0 ? 0 : 2] = 0;
                 q[1] = 0;
-            } else if (st[j] == AD_SINGULAR) {
-                sing = i;
-                sing_st = st[j];
-            } else {
-                kink = i;
-                kink_st = st[j];
             }
-        }
         /* a second derivative that is infinite (x^1.5 at 0) is singular too */
         int bad2 = (aa && !isfinite(q[0])) || (aa && ab && !isfinite(q[1])) || (ab && !isfinite(q[2]));
         if (bad2) {
@@ -64,8 +56,7 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
                 if (!isfinite(q[1])) q[1] = 0;
                 if (!isfinite(q[2])) q[2] = 0;
             } else {
-                sing = i;
-                sing_st = AD_SINGULAR_HIGHER;
+                adi_nondiff_note(&nd, i, AD_SINGULAR_HIGHER);
             }
         }
         double g = adj[i];
@@ -88,8 +79,8 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
 #undef TERM
     }
     w->has_adj = 1;
-    if (sing != SIZE_MAX) return adi_err_point(t, w, sing, sing_st, d);
-    if (kink != SIZE_MAX) return adi_err_point(t, w, kink, kink_st, d);
+    e = adi_nondiff_verdict(t, w, &nd, d);
+    if (e) return e;
     for (size_t i = 0; i < ni; i++) {
         grad[i] = act[i] ? adj[i] : 0;
         for (size_t j = 0; j < k; j++) hs[i * k + j] = act[i] ? TA[i * kk + j] : 0;

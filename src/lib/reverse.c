@@ -52,8 +52,8 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
     for (size_t o = 0; o < t->nout; o++)
         adj[t->outs[o]] += wout ? wout[o] : (o == 0);
 
-    size_t sing = SIZE_MAX, kink = SIZE_MAX;
-    int sing_st = 0, kink_st = 0;
+    adi_nondiff nd;
+    adi_nondiff_init(&nd);
     for (size_t i = n; i-- > ni + nc;) {
         if (!act[i]) continue;
         const ad_instr c = t->code[i];
@@ -62,13 +62,9 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
         double p[2];
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, v[i], p, st);
-        for (int j = 0; j < 2; j++) {
-            if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-            if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
-            if (pol == AD_ZERO_SUBGRAD) p[j] = 0;
-            else if (st[j] == AD_SINGULAR) { sing = i; sing_st = st[j]; }
-            else { kink = i; kink_st = st[j]; }
-        }
+        unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
+        if (zero & 1) p[0] = 0;
+        if (zero & 2) p[1] = 0;
         double g = adj[i];
         if (g == 0) continue;
         if (magnitudes) {
@@ -79,8 +75,8 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
         if (ab) adj[c.b] += adi_term(p[1], g);
     }
     w->has_adj = 1;
-    if (sing != SIZE_MAX) return adi_err_point(t, w, sing, sing_st, d);
-    if (kink != SIZE_MAX) return adi_err_point(t, w, kink, kink_st, d);
+    ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
+    if (e) return e;
     for (size_t i = 0; i < ni; i++) grad[i] = act[i] ? adj[i] : 0;
     return AD_E_NONE;
 }

@@ -386,8 +386,8 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
         act[i] = i < ni && diff[i];
         if (act[i] && K >= 1) Y[1] = dir[i];
     }
-    size_t sing = SIZE_MAX, kink = SIZE_MAX;
-    int sing_st = 0, kink_st = 0;
+    adi_nondiff nd;
+    adi_nondiff_init(&nd);
     ad_errclass e = AD_E_NONE;
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
@@ -407,36 +407,28 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
         double p[2];
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, v[i], p, st);
-        for (int j = 0; j < 2; j++) {
-            if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-            if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
-            if (pol == AD_ZERO_SUBGRAD) {
+        unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
+        for (int j = 0; j < 2; j++)
+            if (zero >> j & 1) {
                 /* a zero derivative in that operand, to every order: freeze it */
                 double *F = j == 0 ? ca : cb;
                 memset(F, 0, m * sizeof *F);
                 F[0] = j == 0 ? a : b;
                 if (j == 0) A = F; else B = F;
-            } else if (st[j] == AD_SINGULAR && sing == SIZE_MAX) {
-                sing = i; sing_st = st[j];
-            } else if (st[j] == AD_KINK && kink == SIZE_MAX) {
-                kink = i; kink_st = st[j];
             }
-        }
         kernel((int)c.op, A, B, Y, &T);
         /* an infinite higher derivative (x^1.5 at 0, order 2) is singular */
         for (int k = 1; k <= K; k++) {
             if (isfinite(Y[k])) continue;
             if (pol == AD_ZERO_SUBGRAD) {
                 for (int r = k; r <= K; r++) Y[r] = 0;
-            } else if (sing == SIZE_MAX) {
-                sing = i;
-                sing_st = k == 1 ? AD_SINGULAR : AD_SINGULAR_HIGHER;
+            } else if (nd.sing == SIZE_MAX) {
+                adi_nondiff_note(&nd, i, k == 1 ? AD_SINGULAR : AD_SINGULAR_HIGHER);
             }
             break;
         }
     }
-    if (sing != SIZE_MAX) { e = adi_err_point(t, w, sing, sing_st, d); goto out; }
-    if (kink != SIZE_MAX) { e = adi_err_point(t, w, kink, kink_st, d); goto out; }
+    if ((e = adi_nondiff_verdict(t, w, &nd, d))) goto out;
     if (t->nout) memcpy(coef, C + (size_t)t->outs[0] * m, m * sizeof *coef);
 out:
     free(scratch);

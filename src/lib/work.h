@@ -47,11 +47,25 @@ static inline double adi_term(double p, double x) { return (p == 0 || x == 0) ? 
  * of the function at all; 1 otherwise.  See eval.c. */
 int adi_tie_is_kink(const ad_tape *t, const double *v, size_t i);
 
-/* first singular / kink found by a derivative sweep, and the final verdict
- * under the policy (strict: singular -> domain error, kink -> nondiff) */
+/* The points where a derivative sweep met a singular derivative or a kink
+ * under the strict policy: the one nearest the inputs of each kind
+ * (policy.c). */
 typedef struct {
     size_t sing, kink;    /* node index, or SIZE_MAX for none */
     int sing_status, kink_status;
 } adi_nondiff;
+
+void adi_nondiff_init(adi_nondiff *nd);
+/* The policy at node i, whose partials have statuses st and whose operands
+ * a and b depend on a differentiated input when aa, ab: under zero-subgrad
+ * the operands (bit 0: a, bit 1: b) whose partials it takes as 0; under
+ * strict it notes the point in nd and returns 0.  The one place every
+ * engine (and the tape listing) applies --nondiff. */
+unsigned adi_policy(const ad_tape *t, const double *v, size_t i, const unsigned char st[2], int aa, int ab,
+                    ad_policy pol, adi_nondiff *nd);
+/* notes a singular (or higher-order singular) point at node i */
+void adi_nondiff_note(adi_nondiff *nd, size_t i, int status);
+/* the sweep's verdict: the error at the singular point, else at the kink */
+ad_errclass adi_nondiff_verdict(const ad_tape *t, const ad_work *w, const adi_nondiff *nd, ad_diag *d);
 
 #endif

@@ -1,0 +1,46 @@
+/* policy.c - the --nondiff policy at kinks and singular derivatives, for
+ * every engine: under strict a sweep notes the point nearest the inputs
+ * and fails there once it is done; under zero-subgrad the local partial is
+ * taken as 0.  A tie inside an n-ary min or max that is not the extremum
+ * is no kink at all (adi_tie_is_kink). */
+#include <stdint.h>
+#include "work.h"
+#include "ops.h"
+
+void adi_nondiff_init(adi_nondiff *nd)
+{
+    nd->sing = nd->kink = SIZE_MAX;
+    nd->sing_status = nd->kink_status = AD_OK;
+}
+
+/* the point nearest the inputs wins; at one node, the last note (a sweep
+ * backwards notes each node once, a sweep forwards keeps the first) */
+static void note(size_t *at, int *status, size_t i, int st)
+{
+    if (i > *at && *at != SIZE_MAX) return;
+    *at = i;
+    *status = st;
+}
+
+void adi_nondiff_note(adi_nondiff *nd, size_t i, int status) { note(&nd->sing, &nd->sing_status, i, status); }
+
+unsigned adi_policy(const ad_tape *t, const double *v, size_t i, const unsigned char st[2], int aa, int ab,
+                    ad_policy pol, adi_nondiff *nd)
+{
+    unsigned zero = 0;
+    for (int j = 0; j < 2; j++) {
+        if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
+        if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
+        if (pol == AD_ZERO_SUBGRAD) zero |= 1u << j;
+        else if (st[j] == AD_KINK) note(&nd->kink, &nd->kink_status, i, st[j]);
+        else note(&nd->sing, &nd->sing_status, i, st[j]);
+    }
+    return zero;
+}
+
+ad_errclass adi_nondiff_verdict(const ad_tape *t, const ad_work *w, const adi_nondiff *nd, ad_diag *d)
+{
+    if (nd->sing != SIZE_MAX) return adi_err_point(t, w, nd->sing, nd->sing_status, d);
+    if (nd->kink != SIZE_MAX) return adi_err_point(t, w, nd->kink, nd->kink_status, d);
+    return AD_E_NONE;
+}
