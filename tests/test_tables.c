@@ -1,5 +1,10 @@
 /* test_tables.c - checks ops.def's side tables against its rules.
  *
+ * Also: REDUCE (the optimiser's cheaper op) gives the same value and
+ * partials as the op it replaces; BRANCH (the check's kink sides) changes
+ * across every kink; every DERIVED expansion records with its parameters
+ * as its only variables.
+ *
  * The block replay (src/block.c) trusts two lists in ops.def that restate,
  * for speed, what the value and partial rules already say:
  *   CARRIES(E, a, b): an inf or nan in that operand always reaches the
@@ -89,6 +94,82 @@ static void check_carries(int op, int k)
     if (bad) printf("%s (%ld points)\n", first, bad);
 }
 
+/* REDUCE: into(a) is op with operand slot fixed at k, to the bit */
+static void check_reduce(int op, int slot, double k, int into)
+{
+    char what[120], first[160] = "";
+    long bad = 0;
+    for (size_t i = 0; i < NVALS; i++)
+        for (int sa = 0; sa < 2; sa++) {
+            double x = sa ? -vals[i] : vals[i], a = slot ? x : k, b = slot ? k : x;
+            if (domain(op, a, b)) continue;
+            double v = value(op, a, b), w = value(into, x, 0);
+            double p = partial(op, 1 - slot, a, b, v), q = partial(into, 0, x, 0, w);
+            int same = (v == w || (v != v && w != w)) && (p == q || (p != p && q != q));
+            if (!same && !bad++)
+                snprintf(first, sizeof first, "# at %g: %s %g, %g; %s %g, %g", x, opname(op), v, p, opname(into), w, q);
+        }
+    snprintf(what, sizeof what, "REDUCE: %s with a constant %g is %s", opname(op), k, opname(into));
+    check(bad == 0, what);
+    if (bad) printf("%s (%ld points)\n", first, bad);
+}
+
+/* BRANCH: at every kink the side differs from the side a step away */
+static int side(int op, double a, double b)
+{
+    (void)a;
+    (void)b;
+    switch (op) {
+#define OP(...)
+#define DERIVED(...)
+#define BRANCH(E, s) case AD_OP_##E: return (int)(s);
+#include "ops.def"
+#undef BRANCH
+#undef OP
+#undef DERIVED
+    }
+    return 0;
+}
+
+static void check_branch(int op)
+{
+    char what[96];
+    long kinks = 0, bad = 0;
+    for (size_t i = 0; i < NVALS; i++)
+        for (size_t j = 0; j < NVALS; j++) {
+            double a = vals[i], b = vals[j], d[2];
+            unsigned char st[2];
+            if (domain(op, a, b)) continue;
+            adi_op_partials(op, a, b, value(op, a, b), d, st);
+            if (st[0] != AD_KINK && st[1] != AD_KINK) continue;
+            kinks++;
+            double h = 1e-3 * (fabs(a) + 1);
+            if (side(op, a, b) == side(op, a + h, b) && side(op, a, b) == side(op, a - h, b)) bad++;
+        }
+    snprintf(what, sizeof what, "BRANCH: %s changes side across each of its %ld kinks", opname(op), kinks);
+    check(kinks > 0 && bad == 0, what);
+}
+
+/* DERIVED: name(q0, q1, ...) records with the arguments as its only inputs */
+static void check_derived(void)
+{
+    ad_tape *t = ad_tape_new();
+    for (size_t f = 0; f < adi_nfunctions; f++) {
+        const adi_fninfo *fn = &adi_functions[f];
+        if (!fn->derived) continue;
+        char src[200], what[160];
+        int n = snprintf(src, sizeof src, "%s(", fn->name);
+        for (int k = 0; k < fn->nargs_max; k++) n += snprintf(src + n, sizeof src - (size_t)n, "%sq%d", k ? ", " : "", k);
+        snprintf(src + n, sizeof src - (size_t)n, ")");
+        ad_diag d;
+        ad_errclass e = ad_parse(t, src, strlen(src), &d);
+        snprintf(what, sizeof what, "DERIVED: %s records %s with its %d arguments as its only inputs", src,
+                 fn->synopsis, fn->nargs_max);
+        check(t && !e && ad_tape_ninputs(t) == (size_t)fn->nargs_max, what);
+    }
+    ad_tape_free(t);
+}
+
 int main(void)
 {
     int listed = 0;
@@ -106,6 +187,16 @@ int main(void)
 #undef PASSES
 #undef CARRIES
     check(listed > 0, "the side tables are not empty");
+#define OP(...)
+#define DERIVED(...)
+#define REDUCE(E, slot, k, INTO) check_reduce(AD_OP_##E, slot, k, AD_OP_##INTO);
+#define BRANCH(E, s) check_branch(AD_OP_##E);
+#include "ops.def"
+#undef REDUCE
+#undef BRANCH
+#undef OP
+#undef DERIVED
+    check_derived();
     printf("1..%d\n", ntest);
     return nfail != 0;
 }

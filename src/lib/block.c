@@ -10,7 +10,7 @@
  * recomputes it with the scalar engines, which say exactly what happened.
  *
  * In this file, in order: the per-op kernels (generated from ops.def),
- * the fused pairs (FUSE), the two sweeps, the check of the gradient, the
+ * the kernels that keep a partial (KEEP), the fused pairs (FUSE), the two sweeps, the check of the gradient, the
  * copies between the caller's rows and the block's, the plan for a tape
  * (which values to check: CARRIES; which pairs to fuse; which adjoint rows
  * to share: PASSES), and ad_block_run_rows, which puts them together. */
@@ -40,9 +40,9 @@ static inline double block_cos(double x) { return adi_trig_ok(x) ? adi_cos_core(
 #define adi_sin block_sin
 #define adi_cos block_cos
 
-/* sin and cos come out of one argument reduction, so a differentiated sin
- * or cos node keeps its partial (cos a, or -sin a) from the forward sweep
- * in a row of its own instead of reducing again in the reverse sweep: the
+/* sin and cos come out of one argument reduction (KEEP in ops.def), so a
+ * differentiated sin or cos node keeps its partial (cos a, or -sin a) from
+ * the forward sweep in a row of its own instead of reducing again in the reverse sweep: the
  * same bits as block_cos and -block_sin (tests/test_vmath checks
  * adi_sincos_core against the cores). */
 static inline void block_sincos(double x, double *s, double *c)
@@ -242,20 +242,38 @@ static const struct {
 };
 #undef DERIVED
 
-/* a differentiated sin (or cos, when cosine): the value, and its partial
- * (cos a, or -sin a) kept in P */
-AD_BLOCK_CLONES static void fwd_trig_kept(const double *restrict A, double *restrict Y, double *restrict P,
-                                          double *restrict F, size_t np, double lim, int cosine)
+/* the value and partial of a KEEP op (ops.def), one point at a time */
+static inline void keep_sin(double x, double *y, double *p) { block_sincos(x, y, p); }
+static inline void keep_cos(double x, double *y, double *p)
 {
-    for (size_t j = 0; j < np; j++) {
-        double s, co;
-        block_sincos(A[j], &s, &co);
-        double y = cosine ? co : s;
-        Y[j] = y;
-        P[j] = cosine ? -s : co;
-        F[j] = fabs(y) <= lim ? F[j] : 1.0;
-    }
+    double s;
+    block_sincos(x, &s, y);
+    *p = -s;
 }
+
+/* a differentiated KEEP op: the value, and its partial kept in P */
+typedef void kept_fn(const double *restrict A, double *restrict Y, double *restrict P, double *restrict F,
+                     size_t np, double lim);
+#define OP(...)
+#define DERIVED(...)
+#define KEEP(E, both)                                                                                    \
+    AD_BLOCK_CLONES static void fwd_kept_##E(const double *restrict A, double *restrict Y,               \
+                                             double *restrict P, double *restrict F, size_t np, double lim) \
+    {                                                                                                    \
+        for (size_t j = 0; j < np; j++) {                                                                \
+            both(A[j], &Y[j], &P[j]);                                                                    \
+            F[j] = fabs(Y[j]) <= lim ? F[j] : 1.0;                                                       \
+        }                                                                                                \
+    }
+#include "ops.def"
+#undef KEEP
+static kept_fn *const kept[AD_OP_COUNT] = {
+#define KEEP(E, both) [AD_OP_##E] = fwd_kept_##E,
+#include "ops.def"
+#undef KEEP
+};
+#undef OP
+#undef DERIVED
 
 /* GA (+)= term(P, G): the chain rule through a kept partial */
 AD_BLOCK_CLONES static void rev_kept(const double *restrict P, const double *restrict G, double *restrict GA,
@@ -384,7 +402,7 @@ static void forward(const ad_tape *t, ad_block *bk, size_t np)
                           other >= 0 ? V + (size_t)other * S : bk->zero, Y, F, np, lim, chk[i]);
         } else if (bk->prow[i] >= 0) {
             double *P = bk->part + (size_t)bk->prow[i] * S;
-            fwd_trig_kept(A, Y, P, F, np, lim, c.op == AD_OP_COS);
+            kept[c.op](A, Y, P, F, np, lim);
         } else {
             kernel[c.op].fwd(A, Bv, Y, F, np, lim, chk[i]);
         }
@@ -432,7 +450,7 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out)
             if (wc) set[other] = 1;
             continue;
         }
-        if (bk->prow[i] >= 0) {   /* sin, cos: the partial kept by forward */
+        if (bk->prow[i] >= 0) {   /* the partial kept by forward (KEEP) */
             if (!set[i]) continue;
             rev_kept(bk->part + (size_t)bk->prow[i] * S, Gi, GA, np, set[c.a]);
             set[c.a] = 1;
@@ -721,7 +739,7 @@ int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff,
     size_t nparts = 0;
     for (size_t i = 0; i < n; i++) {
         int op = t->code[i].op;
-        bk->prow[i] = i >= ni + nc && act[i] && (op == AD_OP_SIN || op == AD_OP_COS) ? (long)nparts++ : -1;
+        bk->prow[i] = i >= ni + nc && act[i] && kept[op] ? (long)nparts++ : -1;
     }
     if (nparts && adi_grow((void **)&bk->part, &bk->partcap, nparts * S, sizeof *bk->part) < 0) return -1;
     if (adi_grow((void **)&bk->chk, &bk->chkcap, n, 1) < 0) return -1;

@@ -1,7 +1,7 @@
 /* call.c - turning a parsed call name(args...) into tape nodes: arity
- * checks, default arguments, folding of variadic min/max, and the
- * expansion of derived functions (relu, clamp, smooth_abs, smooth_clamp)
- * into primitives.  Also the "did you mean" suggestion. */
+ * checks, default arguments, folding of variadic min/max, and derived
+ * functions (relu, clamp, smooth_abs, smooth_clamp), recorded from the
+ * expansion ops.def defines them by.  Also the "did you mean" suggestion. */
 #include <stdio.h>
 #include <string.h>
 #include "parse.h"
@@ -21,6 +21,38 @@ static int32_t constant(adi_pctx *P, double v, const char *text, int line, int c
 }
 
 static const char *plural(int n) { return n == 1 ? "" : "s"; }
+
+/* a derived function: its expansion (ops.def) recorded with its
+ * parameters bound to the argument nodes, every node at the call */
+static int32_t expand(adi_pctx *P, const adi_fninfo *fn, const int32_t *arg, size_t n, int line, int col)
+{
+    adi_param ps[4];
+    size_t np = 0;
+    for (const char *p = fn->params; *p && np < 4 && np < n; np++) {
+        size_t len = strcspn(p, ", ");
+        ps[np] = (adi_param){p, len, arg[np]};
+        p += len;
+        p += strspn(p, ", ");
+    }
+    adi_prog body;
+    memset(&body, 0, sizeof body);
+    body.src = fn->synopsis;
+    body.len = strlen(fn->synopsis);
+    adi_symtab_init(&body.bindings);
+    adi_symtab_init(&body.funcs);
+    ad_tape *t = P->t;
+    int32_t pl = t->pin_line, pc = t->pin_col;
+    if (!pl) {
+        t->pin_line = line;
+        t->pin_col = col;
+    }
+    ad_errclass e;
+    int32_t r = adi_parse_span(t, &body, 0, body.len, 1, 1, ps, np, P->depth, NULL, &e);
+    t->pin_line = pl;
+    t->pin_col = pc;
+    if (r < 0) longjmp(P->oom, 1);   /* the table's expansions parse: only memory can fail */
+    return r;
+}
 
 int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int col)
 {
@@ -56,29 +88,7 @@ int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int 
             r = rec(P, fn->code, arg[0], n > 1 ? arg[1] : -1, line, col);
         }
     } else {
-        switch ((adi_derived)fn->code) {
-        case AD_DER_RELU:          /* max(x, 0) */
-            r = rec(P, AD_OP_MAX, arg[0], constant(P, 0, "0", line, col), line, col);
-            break;
-        case AD_DER_CLAMP:         /* min(max(x, lo), hi) */
-            r = rec(P, AD_OP_MAX, arg[0], arg[1], line, col);
-            r = rec(P, AD_OP_MIN, r, arg[2], line, col);
-            break;
-        case AD_DER_SMOOTH_ABS:    /* hypot(x, eps) = sqrt(x^2 + eps^2) */
-            r = rec(P, AD_OP_HYPOT, arg[0], arg[1], line, col);
-            break;
-        case AD_DER_SMOOTH_CLAMP: { /* lo + softplus(x - lo, beta) - softplus(x - hi, beta) */
-            int32_t dl = rec(P, AD_OP_SUB, arg[0], arg[1], line, col);
-            int32_t dh = rec(P, AD_OP_SUB, arg[0], arg[2], line, col);
-            int32_t sl = rec(P, AD_OP_SOFTPLUS, dl, arg[3], line, col);
-            int32_t sh = rec(P, AD_OP_SOFTPLUS, dh, arg[3], line, col);
-            r = rec(P, AD_OP_SUB, rec(P, AD_OP_ADD, arg[1], sl, line, col), sh, line, col);
-            break;
-        }
-        default:
-            r = -1;
-            break;
-        }
+        r = expand(P, fn, arg, n, line, col);
     }
     P->nargs -= nargs;
     return r;

@@ -15,18 +15,24 @@
 #include "rules.h"
 #include "alloc.h"
 
-/* which way each branching operation goes at the current point */
+/* which way each op with a kink goes at the current point (BRANCH in
+ * ops.def) */
 static void branches(const ad_tape *t, const double *v, signed char *sig)
 {
     memset(sig, 0, t->ninputs + t->nconsts);
     for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
+        (void)a;
+        (void)b;
         switch (c.op) {
-        case AD_OP_ABS: sig[i] = (signed char)((a > 0) - (a < 0)); break;
-        case AD_OP_MIN:
-        case AD_OP_MAX: sig[i] = (signed char)((a > b) - (a < b)); break;
-        case AD_OP_HYPOT: sig[i] = (signed char)(a == 0 && b == 0); break;
+#define OP(...)
+#define DERIVED(...)
+#define BRANCH(E, side) case AD_OP_##E: sig[i] = (signed char)(side); break;
+#include "ops.def"
+#undef BRANCH
+#undef OP
+#undef DERIVED
         default: sig[i] = 0;
         }
     }

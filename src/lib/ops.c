@@ -15,9 +15,9 @@ const adi_opinfo adi_ops[AD_OP_COUNT] = {
 
 const adi_fninfo adi_functions[] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
-    {name, mi, ma, df, 0, AD_OP_##E, syn, doc},
-#define DERIVED(E, name, mi, ma, df, expansion, doc) \
-    {name, mi, ma, df, 1, AD_DER_##E, expansion, doc},
+    {name, mi, ma, df, 0, AD_OP_##E, syn, doc, NULL},
+#define DERIVED(E, name, mi, ma, df, params, expansion, doc) \
+    {name, mi, ma, df, 1, -1, expansion, doc, params},
 #include "ops.def"
 #undef OP
 #undef DERIVED

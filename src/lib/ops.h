@@ -12,16 +12,6 @@
 enum { AD_OK = 0, AD_SINGULAR = 1, AD_KINK = 2,
        AD_SINGULAR_HIGHER = 3 /* first derivative fine, a higher one infinite */ };
 
-/* derived functions: expanded by the parser into primitives */
-typedef enum {
-#define OP(...)
-#define DERIVED(E, ...) AD_DER_##E,
-#include "ops.def"
-#undef OP
-#undef DERIVED
-    AD_DER_COUNT
-} adi_derived;
-
 typedef struct {
     const char *name;     /* dump name, and call name when callable */
     int nargs;            /* operands on the tape: 0, 1 or 2 */
@@ -37,9 +27,10 @@ typedef struct {
     int nargs_min, nargs_max;
     double dflt;           /* the optional last argument's default */
     int derived;           /* 0: primitive opcode; 1: derived function */
-    int code;              /* ad_opcode or adi_derived */
-    const char *synopsis;  /* "sin(x)" or the expansion of a derived one */
+    int code;              /* the ad_opcode of a primitive */
+    const char *synopsis;  /* "sin(x)", or the expansion that defines a derived one */
     const char *doc;
+    const char *params;    /* a derived one's parameters: "x, lo, hi" */
 } adi_fninfo;
 
 extern const adi_fninfo adi_functions[];

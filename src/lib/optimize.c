@@ -60,6 +60,35 @@ static int cse_grow(cse_table *c)
     return 0;
 }
 
+/* the cheaper ops of REDUCE in ops.def */
+static const struct {
+    int op, slot;
+    double k;
+    int into;
+} reduce[] = {
+#define OP(...)
+#define DERIVED(...)
+#define REDUCE(E, slot, k, INTO) {AD_OP_##E, slot, k, AD_OP_##INTO},
+#include "ops.def"
+#undef REDUCE
+#undef OP
+#undef DERIVED
+};
+
+/* op(a, b) as a cheaper op of one operand, when REDUCE has one for it */
+static int reduced(int *op, int32_t *a, int32_t *b, const unsigned char *isc, const double *cv)
+{
+    for (size_t r = 0; r < sizeof reduce / sizeof reduce[0]; r++) {
+        int32_t k = reduce[r].slot ? *b : *a, other = reduce[r].slot ? *a : *b;
+        if (reduce[r].op != *op || k < 0 || !isc[k] || cv[k] != reduce[r].k) continue;
+        *op = reduce[r].into;
+        *a = other;
+        *b = -1;
+        return 1;
+    }
+    return 0;
+}
+
 int ad_optimize(ad_tape *t, ad_optstats *st)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
@@ -97,12 +126,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
         } else {
             int op = (int)c.op;
             int32_t a = map[c.a], b = c.b >= 0 ? map[c.b] : -1;
-            /* pow(a, 2) is a^2 */
-            if (op == AD_OP_POW && isc[b] && cv[b] == 2) {
-                op = AD_OP_SQR;
-                b = -1;
-                if (st) st->strength++;
-            }
+            if (reduced(&op, &a, &b, isc, cv) && st) st->strength++;
             /* all operands constant: fold, unless the rule says no */
             if (isc[a] && (b < 0 || isc[b])) {
                 double va = cv[a], vb = b >= 0 ? cv[b] : 0;

@@ -56,6 +56,7 @@ void ad_tape_reset(ad_tape *t)
     t->nomem = 0;
     t->nout = 0;
     t->cursrc = 0;
+    t->pin_line = t->pin_col = 0;
     adi_symtab_clear(&t->vars);
     adi_symtab_clear(&t->consts);
 }
@@ -74,6 +75,10 @@ static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int
         t->cap = c1 < c2 ? c1 : c2;
     }
     t->code[t->n] = (ad_instr){op, a, b};
+    if (t->pin_line) {
+        line = t->pin_line;
+        col = t->pin_col;
+    }
     t->pos[t->n] = (adi_pos){line, col, t->cursrc};
     return (int32_t)t->n++;
 }

@@ -30,6 +30,8 @@ struct ad_tape {
     int32_t *outs;       /* the output nodes, one per recorded source */
     size_t nout, outcap;
     int32_t cursrc;      /* source being recorded */
+    int32_t pin_line, pin_col;   /* nonzero: the position every node takes
+                                  * (a derived function's call, call.c) */
     double *cval;        /* nconsts constant values (after finish) */
     adi_text *text;       /* ninputs + nconsts leaf texts (after finish) */
 
