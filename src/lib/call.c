@@ -1,10 +1,14 @@
 /* call.c - turning a parsed call name(args...) into tape nodes: arity
  * checks, default arguments, folding of variadic min/max, and derived
  * functions (relu, clamp, smooth_abs, smooth_clamp), recorded from the
- * expansion ops.def defines them by.  Also the "did you mean" suggestion. */
+ * expansion ops.def defines them by; names (parameters, assigned names,
+ * inputs) and user functions, whose body is parsed again at each call with
+ * its parameters bound to the arguments.  Also the "did you mean"
+ * suggestion. */
 #include <stdio.h>
 #include <string.h>
 #include "parse.h"
+#include "alloc.h"
 
 static int32_t rec(adi_pctx *P, int op, int32_t a, int32_t b, int line, int col)
 {
@@ -91,6 +95,68 @@ int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int 
         r = expand(P, fn, arg, n, line, col);
     }
     P->nargs -= nargs;
+    return r;
+}
+
+long adi_user_function(const adi_pctx *P, const char *name, size_t len)
+{
+    if (!P->prog) return -1;
+    return adi_symtab_get(&P->prog->funcs, name, len);
+}
+
+int32_t adi_resolve_name(adi_pctx *P, const char *name, size_t len, int line, int col)
+{
+    for (size_t k = 0; k < P->nparams; k++)
+        if (P->params[k].len == len && !memcmp(P->params[k].name, name, len)) return P->params[k].node;
+    if (P->prog) {
+        int32_t b = adi_symtab_get(&P->prog->bindings, name, len);
+        if (b >= 0) return b;
+        /* while a body is checked, a free name is resolved only when the
+         * function is called (it may be assigned in between): a stand-in */
+        if (P->prog->checking) return adi_rec_const(P->t, 1, "1", 1, line, col);
+    }
+    return adi_rec_var(P->t, name, len, line, col);
+}
+
+int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
+{
+    adi_prog *g = P->prog;
+    adi_ufunc *f = &g->fn[fi];
+    const char *name = g->src + f->name_off;
+    char q[80];
+    snprintf(q, sizeof q, "%.*s", (int)(f->name_len > 60 ? 60 : f->name_len), name);
+    if (f->defining) {
+        adi_perror(P, AD_E_NAME, line, col, "'%s' calls itself: recursion is not supported", q);
+        return -1;
+    }
+    if (nargs != f->nparams) {
+        adi_perror(P, AD_E_SYNTAX, line, col, "%s takes %zu argument%s, got %zu", q, f->nparams,
+                  f->nparams == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    if (P->depth >= AD_MAX_INLINE_DEPTH) {
+        adi_perror(P, AD_E_SYNTAX, line, col, "functions call each other more than %d deep",
+                  AD_MAX_INLINE_DEPTH);
+        return -1;
+    }
+    adi_param *ps = adi_malloc((nargs ? nargs : 1) * sizeof *ps);
+    if (!ps) longjmp(P->oom, 1);
+    for (size_t k = 0; k < nargs; k++) {
+        ps[k].name = g->src + f->param_off[k];
+        ps[k].len = f->param_len[k];
+        ps[k].node = P->args[P->nargs - nargs + k];
+    }
+    ad_errclass e;
+    int32_t r = adi_parse_span(P->t, g, f->body_off, f->body_len, f->body_line, f->body_col, ps,
+                              nargs, P->depth + 1, P->diag, &e);
+    free(ps);
+    P->nargs -= nargs;
+    if (r < 0) {
+        /* the body's own parse has said what is wrong */
+        P->failed = 1;
+        P->cls = e;
+        return -1;
+    }
     return r;
 }
 

@@ -1,7 +1,8 @@
 /* parse.c - running the Flex scanner and Bison parser over one span of a
  * program (an expression), recording it on a tape, and turning every
- * failure (syntax, names, nesting, memory) into a diagnostic; ad_parse and
- * ad_parse_many over whole sources.  Statements are program.c's. */
+ * failure (syntax, names, nesting, memory) into a diagnostic.  Whole
+ * sources and their statements are program.c's, which calls this; the
+ * grammar's names and calls are call.c's. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,30 +94,4 @@ int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int l
     }
     *e = AD_E_NONE;
     return P.root;
-}
-
-ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *lens, size_t m,
-                          size_t *failed, ad_diag *d)
-{
-    ad_tape_reset(t);
-    for (size_t i = 0; i < m; i++) {
-        t->cursrc = (int32_t)i;
-        ad_errclass e = adi_parse_program(t, srcs[i], lens[i], d);
-        if (e) {
-            if (failed) *failed = i;
-            ad_tape_reset(t);
-            return e;
-        }
-    }
-    if (adi_tape_finish(t) < 0) {
-        if (failed) *failed = 0;
-        ad_tape_reset(t);
-        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
-    }
-    return AD_E_NONE;
-}
-
-ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d)
-{
-    return ad_parse_many(t, &src, &len, 1, NULL, d);
 }

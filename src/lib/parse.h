@@ -76,7 +76,7 @@ const char *adi_quote(char *buf, size_t bufsz, const char *s, size_t len);
  * the node or -1 after setting a diagnostic */
 int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int col);
 /* inlines user function number fn with the nargs arguments on top of
- * P->args (program.c); the node or -1 after setting a diagnostic */
+ * P->args; the node or -1 after setting a diagnostic */
 int32_t adi_inline_call(adi_pctx *P, size_t fn, size_t nargs, int line, int col);
 /* the node a name stands for: a parameter, an assigned name, or an input */
 int32_t adi_resolve_name(adi_pctx *P, const char *name, size_t len, int line, int col);
@@ -89,8 +89,6 @@ long adi_user_function(const adi_pctx *P, const char *name, size_t len);
 int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
                       const adi_param *params, size_t nparams, int depth, ad_diag *d,
                       ad_errclass *e);
-/* records a whole program as the next output of t (program.c) */
-ad_errclass adi_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d);
 /* the closest function name to name (for "did you mean"), or NULL */
 const char *adi_suggest_function(const char *name, size_t len);
 

@@ -1,9 +1,10 @@
-/* program.c - programs: statements separated by ';' or line ends, '#'
- * comments, assignments (name = expr; each writes fresh tape nodes, so
- * reassignment is SSA and x = x + 1 still differentiates with respect to
- * the input x) and user functions (f(u, v) = expr), inlined at each call
- * by parsing their body again with the parameters bound to the argument
- * nodes.  The last expression statement is the output. */
+/* program.c - whole sources (ad_parse, ad_parse_many) as programs:
+ * statements separated by ';' or line ends, '#' comments, assignments
+ * (name = expr; each writes fresh tape nodes, so reassignment is SSA and
+ * x = x + 1 still differentiates with respect to the input x) and user
+ * functions (f(u, v) = expr), whose body call.c inlines at each call.  The
+ * last expression statement is the output.  The top of the parse layer:
+ * program.c -> parse.c (a span) -> the grammar -> call.c (names, calls). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -236,69 +237,7 @@ static ad_errclass define(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d
     return e;
 }
 
-long adi_user_function(const adi_pctx *P, const char *name, size_t len)
-{
-    if (!P->prog) return -1;
-    return adi_symtab_get(&P->prog->funcs, name, len);
-}
-
-int32_t adi_resolve_name(adi_pctx *P, const char *name, size_t len, int line, int col)
-{
-    for (size_t k = 0; k < P->nparams; k++)
-        if (P->params[k].len == len && !memcmp(P->params[k].name, name, len)) return P->params[k].node;
-    if (P->prog) {
-        int32_t b = adi_symtab_get(&P->prog->bindings, name, len);
-        if (b >= 0) return b;
-        /* while a body is checked, a free name is resolved only when the
-         * function is called (it may be assigned in between): a stand-in */
-        if (P->prog->checking) return adi_rec_const(P->t, 1, "1", 1, line, col);
-    }
-    return adi_rec_var(P->t, name, len, line, col);
-}
-
-int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
-{
-    adi_prog *g = P->prog;
-    adi_ufunc *f = &g->fn[fi];
-    const char *name = g->src + f->name_off;
-    char q[80];
-    snprintf(q, sizeof q, "%.*s", (int)(f->name_len > 60 ? 60 : f->name_len), name);
-    if (f->defining) {
-        adi_perror(P, AD_E_NAME, line, col, "'%s' calls itself: recursion is not supported", q);
-        return -1;
-    }
-    if (nargs != f->nparams) {
-        adi_perror(P, AD_E_SYNTAX, line, col, "%s takes %zu argument%s, got %zu", q, f->nparams,
-                  f->nparams == 1 ? "" : "s", nargs);
-        return -1;
-    }
-    if (P->depth >= AD_MAX_INLINE_DEPTH) {
-        adi_perror(P, AD_E_SYNTAX, line, col, "functions call each other more than %d deep",
-                  AD_MAX_INLINE_DEPTH);
-        return -1;
-    }
-    adi_param *ps = adi_malloc((nargs ? nargs : 1) * sizeof *ps);
-    if (!ps) longjmp(P->oom, 1);
-    for (size_t k = 0; k < nargs; k++) {
-        ps[k].name = g->src + f->param_off[k];
-        ps[k].len = f->param_len[k];
-        ps[k].node = P->args[P->nargs - nargs + k];
-    }
-    ad_errclass e;
-    int32_t r = adi_parse_span(P->t, g, f->body_off, f->body_len, f->body_line, f->body_col, ps,
-                              nargs, P->depth + 1, P->diag, &e);
-    free(ps);
-    P->nargs -= nargs;
-    if (r < 0) {
-        /* the body's own parse has said what is wrong */
-        P->failed = 1;
-        P->cls = e;
-        return -1;
-    }
-    return r;
-}
-
-ad_errclass adi_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d)
+static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d)
 {
     adi_prog g;
     memset(&g, 0, sizeof g);
@@ -361,4 +300,30 @@ ad_errclass adi_parse_program(ad_tape *t, const char *src, size_t len, ad_diag *
     adi_symtab_free(&g.bindings);
     adi_symtab_free(&g.funcs);
     return e;
+}
+
+ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *lens, size_t m,
+                          size_t *failed, ad_diag *d)
+{
+    ad_tape_reset(t);
+    for (size_t i = 0; i < m; i++) {
+        t->cursrc = (int32_t)i;
+        ad_errclass e = parse_program(t, srcs[i], lens[i], d);
+        if (e) {
+            if (failed) *failed = i;
+            ad_tape_reset(t);
+            return e;
+        }
+    }
+    if (adi_tape_finish(t) < 0) {
+        if (failed) *failed = 0;
+        ad_tape_reset(t);
+        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
+    }
+    return AD_E_NONE;
+}
+
+ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d)
+{
+    return ad_parse_many(t, &src, &len, 1, NULL, d);
 }
