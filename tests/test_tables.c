@@ -120,13 +120,8 @@ static int side(int op, double a, double b)
     (void)a;
     (void)b;
     switch (op) {
-#define OP(...)
-#define DERIVED(...)
 #define BRANCH(E, s) case AD_OP_##E: return (int)(s);
 #include "ops.def"
-#undef BRANCH
-#undef OP
-#undef DERIVED
     }
     return 0;
 }
@@ -179,23 +174,11 @@ int main(void)
 #define CARRIES(E, ca, cb)                         \
     if (ca) check_carries(AD_OP_##E, 0), listed++; \
     if (cb) check_carries(AD_OP_##E, 1), listed++;
-#define OP(...)
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
-#undef PASSES
-#undef CARRIES
     check(listed > 0, "the side tables are not empty");
-#define OP(...)
-#define DERIVED(...)
 #define REDUCE(E, slot, k, INTO) check_reduce(AD_OP_##E, slot, k, AD_OP_##INTO);
 #define BRANCH(E, s) check_branch(AD_OP_##E);
 #include "ops.def"
-#undef REDUCE
-#undef BRANCH
-#undef OP
-#undef DERIVED
     check_derived();
     printf("1..%d\n", ntest);
     return nfail != 0;

@@ -14,13 +14,7 @@ const cli_optinfo cli_optinfos[] = {
 #define SECTION(title) {-1, NULL, NULL, title, CLI_ARG_NONE},
 #define OPT(ID, names, arg, repeat, lo, hi, expect, meta, help) \
     {CLI_OPT_##ID, names, meta, help, CLI_ARG_##arg},
-#define RULE(...)
-#define VALUES(name)
 #include "options.def"
-#undef SECTION
-#undef OPT
-#undef RULE
-#undef VALUES
 };
 const size_t cli_noptinfos = sizeof cli_optinfos / sizeof cli_optinfos[0];
 
@@ -32,16 +26,9 @@ static const struct {
     int repeat;
     long lo, hi;
 } opt[CLI_OPT_COUNT] = {
-#define SECTION(title)
 #define OPT(ID, names, arg, repeat, lo, hi, expect, meta, help) \
     [CLI_OPT_##ID] = {names, meta, expect, CLI_ARG_##arg, REP_##repeat, lo, hi},
-#define RULE(...)
-#define VALUES(name)
 #include "options.def"
-#undef SECTION
-#undef OPT
-#undef RULE
-#undef VALUES
 };
 
 /* ---- messages ---- */
@@ -561,15 +548,10 @@ static const struct {
     check_fn *fn;
 } rules[] = {
 #define B(ID) ((uint64_t)1 << CLI_OPT_##ID)
-#define SECTION(title)
 #define OPT(...)
 #define RULE(kind, group, other, text) {RULE_##kind, group, other, text, NULL},
 #define VALUES(name) {RULE_VALUES, 0, 0, NULL, check_##name},
 #include "options.def"
-#undef SECTION
-#undef OPT
-#undef RULE
-#undef VALUES
 #undef B
 };
 

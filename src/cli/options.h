@@ -9,15 +9,8 @@
 
 /* the options, by their row in options.def */
 typedef enum {
-#define SECTION(title)
 #define OPT(ID, ...) CLI_OPT_##ID,
-#define RULE(...)
-#define VALUES(name)
 #include "options.def"
-#undef SECTION
-#undef OPT
-#undef RULE
-#undef VALUES
     CLI_OPT_COUNT
 } cli_opt;
 

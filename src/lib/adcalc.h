@@ -67,10 +67,7 @@ typedef struct {
 /* the opcodes: one per primitive of ops.def, in its order (AD_OP_ADD...) */
 typedef enum {
 #define OP(E, ...) AD_OP_##E,
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
     AD_OP_COUNT
 } ad_opcode;
 

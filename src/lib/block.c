@@ -225,9 +225,7 @@ typedef void stat_fn(const double *restrict A, const double *restrict Bv, double
             }                                                                                         \
         }                                                                                             \
     }
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
 #undef REV_KERNEL
 
 /* every op's kernels, by opcode */
@@ -238,9 +236,7 @@ static const struct {
 } kernel[] = {
 #define OP(E, ...) [AD_OP_##E] = {fwd_##E, rev_a_##E, rev_b_##E, rev_ab_##E, stat_##E},
 #include "ops.def"
-#undef OP
 };
-#undef DERIVED
 
 /* the value and partial of a KEEP op (ops.def), one point at a time */
 static inline void keep_sin(double x, double *y, double *p) { block_sincos(x, y, p); }
@@ -254,8 +250,6 @@ static inline void keep_cos(double x, double *y, double *p)
 /* a differentiated KEEP op: the value, and its partial kept in P */
 typedef void kept_fn(const double *restrict A, double *restrict Y, double *restrict P, double *restrict F,
                      size_t np, double lim);
-#define OP(...)
-#define DERIVED(...)
 #define KEEP(E, both)                                                                                    \
     AD_BLOCK_CLONES static void fwd_kept_##E(const double *restrict A, double *restrict Y,               \
                                              double *restrict P, double *restrict F, size_t np, double lim) \
@@ -266,14 +260,10 @@ typedef void kept_fn(const double *restrict A, double *restrict Y, double *restr
         }                                                                                                \
     }
 #include "ops.def"
-#undef KEEP
 static kept_fn *const kept[AD_OP_COUNT] = {
 #define KEEP(E, both) [AD_OP_##E] = fwd_kept_##E,
 #include "ops.def"
-#undef KEEP
 };
-#undef OP
-#undef DERIVED
 
 /* GA (+)= term(P, G): the chain rule through a kept partial */
 AD_BLOCK_CLONES static void rev_kept(const double *restrict P, const double *restrict G, double *restrict GA,
@@ -350,8 +340,6 @@ AD_BLOCK_CLONES static void rev_kept(const double *restrict P, const double *res
             if (wb) GB[j] = (acc_b ? GB[j] : 0.0) + term(pi[1], gd);                                  \
         }                                                                                             \
     }
-#define OP(...)
-#define DERIVED(...)
 #include "ops.def"
 
 typedef void ffwd_fn(const double *restrict A, const double *restrict Bv, const double *restrict C,
@@ -364,16 +352,12 @@ static const struct {
     ffwd_fn *fwd;
     frev_fn *rev[8];   /* by wa * 4 + wb * 2 + wc */
 } fused[] = {
-#undef FUSE
 #define FUSE(O, I, slot)                                                                             \
     {AD_OP_##O, AD_OP_##I, slot, ffwd_##O##_##I,                                                     \
      {frev_##O##_##I##_000, frev_##O##_##I##_001, frev_##O##_##I##_010, frev_##O##_##I##_011,        \
       frev_##O##_##I##_100, frev_##O##_##I##_101, frev_##O##_##I##_110, frev_##O##_##I##_111}},
 #include "ops.def"
-#undef FUSE
 #undef FREV
-#undef OP
-#undef DERIVED
 };
 #define NFUSED (sizeof fused / sizeof fused[0])
 enum { FZ_INNER = -2 };   /* fz[] of a node computed inside its consumer */
@@ -596,20 +580,14 @@ AD_BLOCK_CLONES static void store_grads(double *restrict out, size_t stride, con
 /* ops.def's side tables by opcode and operand (0: a, 1: b); ops not listed
  * have 0.  carries_tab: an inf or nan in the operand reaches the result
  * (CARRIES); passes_tab: the partial is exactly 1 (PASSES). */
-#define OP(...)
-#define DERIVED(...)
 static const unsigned char carries_tab[AD_OP_COUNT][2] = {
 #define CARRIES(E, ca, cb) [AD_OP_##E] = {ca, cb},
 #include "ops.def"
-#undef CARRIES
 };
 static const unsigned char passes_tab[AD_OP_COUNT][2] = {
 #define PASSES(E, pa, pb) [AD_OP_##E] = {pa, pb},
 #include "ops.def"
-#undef PASSES
 };
-#undef OP
-#undef DERIVED
 
 /* chk[i]: node i's values are checked for inf and nan in the forward sweep
  * unless every consumer carries them on to its own result (CARRIES in

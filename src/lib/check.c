@@ -26,13 +26,8 @@ static void branches(const ad_tape *t, const double *v, signed char *sig)
         (void)a;
         (void)b;
         switch (c.op) {
-#define OP(...)
-#define DERIVED(...)
 #define BRANCH(E, side) case AD_OP_##E: sig[i] = (signed char)(side); break;
 #include "ops.def"
-#undef BRANCH
-#undef OP
-#undef DERIVED
         default: sig[i] = 0;
         }
     }

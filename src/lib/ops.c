@@ -7,10 +7,7 @@
 const adi_opinfo adi_ops[AD_OP_COUNT] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     [AD_OP_##E] = {name, n, syn, doc},
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
 };
 
 const adi_fninfo adi_functions[] = {
@@ -19,8 +16,6 @@ const adi_fninfo adi_functions[] = {
 #define DERIVED(E, name, mi, ma, df, params, expansion, doc) \
     {name, mi, ma, df, 1, -1, expansion, doc, params},
 #include "ops.def"
-#undef OP
-#undef DERIVED
 };
 const size_t adi_nfunctions = sizeof adi_functions / sizeof adi_functions[0];
 

@@ -66,13 +66,8 @@ static const struct {
     double k;
     int into;
 } reduce[] = {
-#define OP(...)
-#define DERIVED(...)
 #define REDUCE(E, slot, k, INTO) {AD_OP_##E, slot, k, AD_OP_##INTO},
 #include "ops.def"
-#undef REDUCE
-#undef OP
-#undef DERIVED
 };
 
 /* op(a, b) as a cheaper op of one operand, when REDUCE has one for it */

@@ -132,10 +132,7 @@ static inline double adi_op_value(int op, double a, double b)
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: return (val);
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
     }
     return NAN;
 }
@@ -147,10 +144,7 @@ static inline const char *adi_op_domain(int op, double a, double b)
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: return (dom);
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
     }
     return NULL;
 }
@@ -164,10 +158,7 @@ static inline void adi_op_partials(int op, double a, double b, double v,
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: d[0] = (da); d[1] = (db); st[0] = (unsigned char)(sa); st[1] = (unsigned char)(sb); break;
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
     default:
         d[0] = d[1] = 0;
         st[0] = st[1] = AD_OK;
@@ -193,10 +184,7 @@ static inline int adi_op_has_domain(int op)
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: return !adi_is_null_literal(#dom);
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
     }
     return 1;
 }
@@ -208,10 +196,7 @@ static inline int adi_op_has_status(int op)
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: return !(adi_is_ok_literal(#sa) && adi_is_ok_literal(#sb));
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
     }
     return 1;
 }
@@ -223,10 +208,7 @@ static inline void adi_op_partials2(int op, double a, double b, double v, double
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     case AD_OP_##E: q[0] = (daa); q[1] = (dab); q[2] = (dbb); return;
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
     }
     q[0] = q[1] = q[2] = 0;
 }

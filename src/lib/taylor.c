@@ -358,10 +358,7 @@ static void kernel(int op, const double *A, const double *B, double *Y, tay *T)
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tayk, syn, doc) \
     case AD_OP_##E: tay_##tayk(A, B, Y, T); return;
-#define DERIVED(...)
 #include "ops.def"
-#undef OP
-#undef DERIVED
     }
 }
 
