@@ -5,6 +5,7 @@
 #ifndef AD_RULES_H
 #define AD_RULES_H
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include "ops.h"
@@ -121,6 +122,54 @@ static inline double rule_dsigmoid(double t)
 {
     double s = rule_sigmoid(t);
     return s * (1 - s);
+}
+
+/* sin(u)/u, and its limit 1 at 0 */
+static inline double rule_sinc(double u) { return u == 0 ? 1 : adi_sin(u) / u; }
+
+/* sinc's Taylor coefficients at u, c[n] = sinc^(n)(u) / n! for n <= K
+ * (K <= 100).  Differentiating u sinc(u) = sin(u) n times and dividing by
+ * n! gives u c[n] + c[n-1] = sin^(n)(u) / n!: solved for c[n] while n <=
+ * |u|, and for c[n-1] from far above K downwards (from c = 0 there) for
+ * n > |u|, the direction in which each is stable (Miller's method, as for
+ * Bessel functions); near 0 this never divides by u, and no difference of
+ * nearly equal terms is formed. */
+static inline void rule_sinc_series(double u, double *c, int K)
+{
+    double s = adi_sin(u), co = adi_cos(u), au = fabs(u);
+    const double sig[4] = {s, co, -s, -co};   /* sin^(n)(u) for n mod 4 */
+    if (!(au <= DBL_MAX)) {   /* nan or inf in: a point the engines fail */
+        for (int n = 0; n <= K; n++) c[n] = NAN;
+        return;
+    }
+    int M = au >= K ? K : (int)au;
+    c[0] = rule_sinc(u);
+    double inv = 1;   /* 1/n! */
+    for (int n = 1; n <= M; n++) {
+        inv /= n;
+        c[n] = (sig[n & 3] * inv - c[n - 1]) / u;
+    }
+    if (M >= K) return;
+    /* start where the error of c = 0 has been damped below 2^-64 */
+    int N = K + 2;
+    double damp = 1;
+    while (N < 160 && damp > 0x1p-64) damp *= au / ++N;
+    double invN = 1, cn = 0;
+    for (int n = 2; n <= N; n++) invN /= n;
+    for (int n = N; n > M + 1; n--) {
+        double prev = sig[n & 3] * invN - u * cn;   /* c[n - 1] */
+        invN *= n;
+        cn = prev;
+        if (n - 1 <= K) c[n - 1] = prev;
+    }
+}
+
+/* sinc^(n)(u) / n! for n = 1 or 2 */
+static inline double rule_sinc_d(double u, int n)
+{
+    double c[3];
+    rule_sinc_series(u, c, 2);
+    return c[n];
 }
 
 /* ---- kernels generated from ops.def ---- */

@@ -222,6 +222,24 @@ static void erf_like(const double *A, double *Y, tay *T, double sign)
     for (int k = 0; k <= K; k++) E[k] *= sign * AD_2_SQRTPI;
     for (int k = 1; k <= K; k++) Y[k] = integ(A, E, k);
 }
+/* sinc(a): the coefficients of sinc at a[0] (rule_sinc_series) composed
+ * with b = a - a[0] by Horner's rule on series: c0 + b (c1 + b (c2 + ...)) */
+KERNEL(sinc)
+{
+    (void)B;
+    double *c = T->s1, *r = T->s2, *tmp = T->s3, *b = T->s4;
+    rule_sinc_series(A[0], c, K);
+    memcpy(b, A, (size_t)(K + 1) * sizeof *b);
+    b[0] = 0;
+    memset(r, 0, (size_t)(K + 1) * sizeof *r);
+    r[0] = c[K];
+    for (int n = K - 1; n >= 0; n--) {
+        cauchy(b, r, tmp, K);
+        memcpy(r, tmp, (size_t)(K + 1) * sizeof *r);
+        r[0] += c[n];
+    }
+    for (int k = 1; k <= K; k++) Y[k] = r[k];
+}
 KERNEL(erf) { (void)B; erf_like(A, Y, T, 1); }
 KERNEL(erfc) { (void)B; erf_like(A, Y, T, -1); }
 /* a^p with a(0) = 0: a = t^m b(t), b(0) != 0, so a^p = t^(m p) b^p where
