@@ -1,4 +1,4 @@
-/* test_deriv.c - the issue-3 engines of libadcalc.a (src/adcalc.h) against
+/* test_deriv.c - the issue-3 engines of libadcalc.a (src/lib/adcalc.h) against
  * the reference corpus, closed forms and each other: second-order adjoints
  * (ad_hessian), several outputs on one tape (ad_parse_many, ad_forward,
  * ad_reverse_outputs) and Taylor arithmetic (ad_taylor).

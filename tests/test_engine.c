@@ -1,4 +1,4 @@
-/* test_engine.c - unit tests of the engine's public API (src/adcalc.h),
+/* test_engine.c - unit tests of the engine's public API (src/lib/adcalc.h),
  * linked against libadcalc.a.
  *
  * Prints TAP-style lines ("ok N - what" / "not ok N - what" followed by

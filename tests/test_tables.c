@@ -5,7 +5,7 @@
  * across every kink; every DERIVED expansion records with its parameters
  * as its only variables.
  *
- * The block replay (src/block.c) trusts two lists in ops.def that restate,
+ * The block replay (src/lib/block.c) trusts two lists in ops.def that restate,
  * for speed, what the value and partial rules already say:
  *   CARRIES(E, a, b): an inf or nan in that operand always reaches the
  *     result, so the block checks for them further down;

@@ -1,4 +1,4 @@
-/* test_vmath.c - owns the checks of src/vmath.h (adi_exp, adi_log, adi_sin,
+/* test_vmath.c - owns the checks of src/lib/vmath.h (adi_exp, adi_log, adi_sin,
  * adi_cos, adi_sin_core, adi_cos_core, adi_sincos_core, adi_trig_ok):
  *  - accuracy against the long double library (expl, logl, sinl, cosl) over
  *    random inputs on several ranges and over hard cases (near multiples
