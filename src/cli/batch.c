@@ -176,9 +176,10 @@ static int rows(run *r, long hline, char *first)
         R.carry[R.carrylen++] = '\n';
         R.next = hline;
     }
-    batch_writer W = {&r->P, 0, 0, 0, isatty(2), 0, 0};
+    batch_writer W = {&r->P, 0, 0, 0, 0, isatty(2), 0, 0};
     int nomem = cli_batch_pipe(&R, &W, r->ch, r->nthreads);
     free(R.carry);
+    if (W.write_err) errno = W.write_err;   /* for main's "cannot write output" */
     if (nomem) return out_of_memory(o);
     if (o->stats) fprintf(stderr, "adcalc: %ld rows\n", W.rows_done);
     return W.status;

@@ -60,6 +60,7 @@ typedef struct {
     size_t nerr, errcap;
     int stopped;              /* --on-error stop hit an error here */
     size_t cut;               /* binary: bytes of a last row cut short */
+    int read_err;             /* the read after this chunk failed: its errno */
     size_t rows;
     ad_work *w;
     double *point;            /* one point: nvars numbers */
@@ -89,7 +90,9 @@ typedef struct {
     int eof;
 } batch_reader;
 
-/* reads the next chunk into c; -1 when out of memory */
+/* reads the next chunk into c; -1 when out of memory.  A read that fails
+ * ends the input: what was read before it is the chunk, and c->read_err
+ * says why (reported once the chunk is written). */
 int cli_batch_read_chunk(batch_reader *R, batch_chunk *c);
 /* the header: the columns from the first line that is neither blank nor
  * a comment (or from --vars), and the separator; *hline is the lines it
@@ -103,6 +106,7 @@ int cli_batch_parse_line(const batch_plan *P, const char *s, size_t n, double *c
 typedef struct {
     const batch_plan *P;
     int status, stop;
+    int write_err;            /* the errno of a write that failed */
     long rows_done;
     int progress;
     double t0;

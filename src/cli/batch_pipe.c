@@ -3,6 +3,7 @@
  * read-only tape and plan, and write it when the chunks before it are
  * written, so reading and writing overlap the computing and the output is
  * in input order, the same for every N.  Also the progress line. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +29,25 @@ static void write_chunk(batch_writer *W, batch_chunk *c)
         W->stop = 1;
         return;
     }
-    if (cli_buf_flush(&c->out, stdout) < 0) W->stop = 1;
+    /* flushed here, so that the errno of a failed write is this thread's */
+    errno = 0;
+    if (cli_buf_flush(&c->out, stdout) < 0 || fflush(stdout) != 0) {
+        W->write_err = errno ? errno : EIO;
+        W->stop = 1;
+    }
     for (size_t q = 0; q < c->nerr; q++) {
         const batch_err *r = &c->err[q];
         cli_error(o, &(cli_where){.file = W->P->name, .line = r->line, .row = o->binary}, r->cls, "%s", r->msg);
-        if (!W->status) W->status = cli_exit_code(r->cls);
+        if (!W->status || r->cls == AD_E_IO) W->status = cli_exit_code(r->cls);   /* out of memory wins */
     }
     W->rows_done += (long)c->rows;
     if (c->stopped || ferror(stdout)) W->stop = 1;
+    if (c->read_err && !W->stop) {
+        /* the input ended in a failed read: an error, never its end */
+        cli_error(o, NULL, AD_E_IO, "cannot read '%s': %s", W->P->name, strerror(c->read_err));
+        W->status = cli_exit_code(AD_E_IO);
+        W->stop = 1;
+    }
     if (W->progress && W->rows_done - W->last_report >= 100000) {
         double secs = now() - W->t0;
         fprintf(stderr, "\radcalc: %ld rows, %.0f rows/s ", W->rows_done, secs > 0 ? (double)W->rows_done / secs : 0);

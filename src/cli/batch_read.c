@@ -2,6 +2,7 @@
  * columns (and the separator it uses), chunks of whole text lines or of
  * binary rows, and the numbers of a text line. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "batch.h"
@@ -19,11 +20,13 @@ static int is_ident(const char *s, size_t n)
 
 static int name_char(char c) { return c && c != ',' && c != ' ' && c != '\t' && c != '\r'; }
 
-/* the next line of f (without its newline) into *buf; -1 at the end */
+/* the next line of f (without its newline) into *buf; -1 at the end, -2
+ * when reading failed (errno says why) */
 static long next_line(FILE *f, char **buf, size_t *cap)
 {
+    errno = 0;
     ssize_t n = getline(buf, cap, f);
-    if (n < 0) return -1;
+    if (n < 0) return ferror(f) ? -2 : -1;
     if (n > 0 && (*buf)[n - 1] == '\n') (*buf)[--n] = 0;
     return n;
 }
@@ -107,6 +110,15 @@ int cli_batch_read_header(batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, l
             size_t i = 0;
             while (i < (size_t)n && isspace((unsigned char)(*hdr)[i])) i++;
             if (i < (size_t)n && (*hdr)[i] != '#') break;
+        }
+        if (n == -2 || (n == -1 && errno == ENOMEM)) {
+            cli_error(o, NULL, AD_E_IO, "cannot read '%s': %s", P->name, strerror(errno ? errno : EIO));
+            return cli_exit_code(AD_E_IO);
+        }
+        if (n >= 0 && memchr(*hdr, 0, (size_t)n)) {
+            char msg[80];
+            snprintf(msg, sizeof msg, "a NUL byte at column %zu", (size_t)((char *)memchr(*hdr, 0, (size_t)n) - *hdr) + 1);
+            return header_error(P, *hline, AD_E_SYNTAX, msg);
         }
         if (n < 0) {
             if (!o->nvars) {
@@ -203,8 +215,13 @@ static int read_binary(batch_reader *R, batch_chunk *c)
         c->in = nb;
         c->incap = want;
     }
+    errno = 0;
     size_t got = fread(c->in, 1, want, R->in);
     if (got < want) R->eof = 1;
+    if (ferror(R->in)) {
+        c->read_err = errno ? errno : EIO;
+        got -= got % rowbytes;   /* a row the failure cut is not the input's */
+    }
     if (got % rowbytes) {
         c->cut = got % rowbytes;   /* reported after the rows before it */
         got -= c->cut;
@@ -219,6 +236,7 @@ static int read_binary(batch_reader *R, batch_chunk *c)
 static int read_long_line(FILE *in, char **buf, size_t *len, size_t *cap, int *eof)
 {
     int ch;
+    errno = 0;
     while ((ch = fgetc(in)) != EOF) {
         if (*len + 1 >= *cap) {
             char *nb = realloc(*buf, *cap * 2);
@@ -242,17 +260,24 @@ static int read_text(batch_reader *R, batch_chunk *c)
     if (R->carrylen) memcpy(buf, R->carry, R->carrylen);
     size_t len = R->carrylen;
     R->carrylen = 0;
+    errno = 0;
     size_t want = cap - 1 - len, got = fread(buf + len, 1, want, R->in);
     len += got;
     if (got < want) R->eof = 1;
-    /* keep the partial last line for the next chunk */
+    if (ferror(R->in)) c->read_err = errno ? errno : EIO;
+    /* keep the partial last line for the next chunk; after a failed read
+     * it is not the input's last line but a piece of one: dropped */
     size_t cut = len;
-    if (!R->eof) {
+    if (c->read_err) {
+        while (cut > 0 && buf[cut - 1] != '\n') cut--;
+        len = cut;
+    } else if (!R->eof) {
         char *nl = NULL;
         for (size_t q = len; q > 0; q--)
             if (buf[q - 1] == '\n') { nl = buf + q - 1; break; }
         if (!nl) {
             if (read_long_line(R->in, &buf, &len, &cap, &R->eof) < 0) { free(buf); return -1; }
+            if (ferror(R->in)) c->read_err = errno ? errno : EIO;
             cut = len;
         } else {
             cut = (size_t)(nl - buf) + 1;
@@ -277,7 +302,7 @@ static int read_text(batch_reader *R, batch_chunk *c)
 int cli_batch_read_chunk(batch_reader *R, batch_chunk *c)
 {
     c->out.len = c->nerr = c->rows = c->cut = 0;
-    c->stopped = 0;
+    c->stopped = c->read_err = 0;
     c->first_line = R->next;
     return R->P->o->binary ? read_binary(R, c) : read_text(R, c);
 }

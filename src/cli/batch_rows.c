@@ -16,7 +16,12 @@ static void add_err(batch_chunk *c, long line, ad_errclass cls, const char *msg)
     if (c->nerr == c->errcap) {
         size_t nc = c->errcap ? 2 * c->errcap : 16;
         batch_err *ne = realloc(c->err, nc * sizeof *ne);
-        if (!ne) return;
+        if (!ne) {
+            /* no room to keep the message: the chunk says out of memory */
+            c->out.nomem = 1;
+            c->stopped = 1;
+            return;
+        }
         c->err = ne;
         c->errcap = nc;
     }
@@ -47,12 +52,13 @@ static void emit(batch_chunk *c, const double *res, long line)
     format_row(c, res, line);
 }
 
-/* one row failed: record it, and emit its marked row */
+/* one row failed: record it, and emit its marked row; out of memory
+ * stops the run whatever --on-error says */
 static void row_failed(batch_chunk *c, long line, ad_errclass cls, const char *msg)
 {
     const cli_options *o = c->P->o;
     add_err(c, line, cls, msg);
-    if (o->on_error == CLI_ON_ERROR_STOP) {
+    if (o->on_error == CLI_ON_ERROR_STOP || cls == AD_E_IO) {
         c->stopped = 1;
     } else if (o->on_error == CLI_ON_ERROR_NAN) {
         for (size_t i = 0; i < c->P->L->width; i++) c->res[i] = NAN;
@@ -220,7 +226,9 @@ static void run_text(batch_chunk *c)
         while (i < n && isspace((unsigned char)s[i])) i++;
         if (i < n && s[i] != '#') {
             char why[200];
-            if (cli_batch_parse_line(P, s, n, c->point, why, sizeof why) < 0) {
+            const char *nul = memchr(s, 0, n);
+            if (nul) snprintf(why, sizeof why, "a NUL byte at column %zu", (size_t)(nul - s) + 1);
+            if (nul || cli_batch_parse_line(P, s, n, c->point, why, sizeof why) < 0) {
                 flush_block(c);
                 if (!c->stopped) row_failed(c, line, AD_E_SYNTAX, why);
             } else {

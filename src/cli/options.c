@@ -267,6 +267,7 @@ static ad_errclass add_source(cli_options *o, const char *name, char *text, size
 static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    const char *shown = f == stdin ? "<stdin>" : path;
     if (!f) return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(errno));
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
@@ -278,7 +279,7 @@ static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
             if (!nb) {
                 free(buf);
                 if (f != stdin) fclose(f);
-                return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path,
+                return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", shown,
                                    cap < ((size_t)1 << 31) ? "out of memory" : "file larger than 2 GiB");
             }
             buf = nb;
@@ -290,7 +291,7 @@ static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
     }
     int err = ferror(f) ? (errno ? errno : EIO) : 0;
     if (f != stdin) fclose(f);
-    if (err) { free(buf); return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(err)); }
+    if (err) { free(buf); return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", shown, strerror(err)); }
     return add_source(o, strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, d);
 }
 

@@ -37,6 +37,7 @@ typedef struct {
     char *lastsrc;             /* its statement, for the dump header */
     size_t lastsrclen;
     int status;             /* first error's exit status */
+    int fatal;              /* out of memory or a failed read: stop */
 } session;
 
 static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
@@ -55,9 +56,12 @@ static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
     return 0;
 }
 
+/* an error: the first one's status is the stream's; out of memory (or a
+ * failed read) ends the session, whose status is then 5 */
 static void fail(session *S, ad_errclass e)
 {
     if (!S->status) S->status = cli_exit_code(e);
+    if (e == AD_E_IO) S->fatal = 1;
 }
 
 /* a command's mistake (the session's own: it does not point to --help) */
@@ -276,13 +280,19 @@ static void statements(session *S, const char *chunk, size_t n)
         ad_errclass e = evaluate(S, prog, len, S->line + st.line - 1, st.kind == AD_STMT_EXPR, ls, ll, st.col);
         if (!e && st.kind != AD_STMT_EXPR) {
             /* keep it: one statement per line of the session text */
+            size_t keep = S->len;
             if (append(&S->text, &S->len, &S->cap, chunk + st.off, st.len) == 0 &&
                 append(&S->text, &S->len, &S->cap, "\n", 1) == 0) {
                 for (size_t i = 0; i < st.len; i++) S->lines += chunk[st.off + i] == '\n';
                 S->lines++;
+            } else {
+                S->len = keep;   /* not half a statement */
+                cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+                fail(S, AD_E_IO);
             }
         }
         free(prog);
+        if (S->fatal) return;
     }
 }
 
@@ -328,13 +338,17 @@ static char **complete(const char *text, int start, int end)
 }
 #endif
 
-/* the next line of input, without its newline; NULL at the end */
-static char *read_line(int interactive, const char *prompt)
+/* the next line of input, without its newline, and its length (NUL
+ * bytes and all); NULL at the end, and NULL with *err set when reading
+ * failed (errno) */
+static char *read_line(int interactive, const char *prompt, size_t *len, int *err)
 {
+    *err = 0;
 #ifdef HAVE_READLINE
     if (interactive) {
         char *l = readline(prompt);
         if (l && *l) add_history(l);
+        if (l) *len = strlen(l);
         return l;
     }
 #else
@@ -345,12 +359,15 @@ static char *read_line(int interactive, const char *prompt)
 #endif
     char *buf = NULL;
     size_t cap = 0;
+    errno = 0;
     ssize_t n = getline(&buf, &cap, stdin);
     if (n < 0) {
+        if (ferror(stdin) || errno == ENOMEM) *err = errno ? errno : EIO;
         free(buf);
         return NULL;
     }
-    if (n > 0 && buf[n - 1] == '\n') buf[n - 1] = 0;
+    if (n > 0 && buf[n - 1] == '\n') buf[--n] = 0;
+    *len = (size_t)n;
     return buf;
 }
 
@@ -400,7 +417,15 @@ int cli_repl(const cli_options *opts, int interactive)
     size_t clen = 0, ccap = 0;
     int lineno = 0, start = 1;
     for (;;) {
-        char *l = read_line(interactive, clen ? "...> " : "adcalc> ");
+        size_t llen = 0;
+        int err;
+        char *l = read_line(interactive, clen ? "...> " : "adcalc> ", &llen, &err);
+        if (!l && err) {
+            /* a failed read is an error, never the end of the statements */
+            cli_error(&S.o, NULL, AD_E_IO, "cannot read '<stdin>': %s", strerror(err));
+            fail(&S, AD_E_IO);
+            break;
+        }
         if (!l) {
             if (interactive) putchar('\n');   /* end the prompt's line */
             fflush(stdout);
@@ -413,11 +438,12 @@ int cli_repl(const cli_options *opts, int interactive)
             int quit = command(&S, p);
             free(l);
             fflush(stdout);
-            if (quit) break;
+            if (quit || S.fatal) break;
             continue;
         }
-        if (append(&chunk, &clen, &ccap, l, strlen(l)) < 0 || append(&chunk, &clen, &ccap, "\n", 1) < 0) {
+        if (append(&chunk, &clen, &ccap, l, llen) < 0 || append(&chunk, &clen, &ccap, "\n", 1) < 0) {
             free(l);
+            cli_error(&S.o, NULL, AD_E_IO, "out of memory");
             fail(&S, AD_E_IO);
             break;
         }
@@ -426,13 +452,17 @@ int cli_repl(const cli_options *opts, int interactive)
         S.line = start;
         statements(&S, chunk, clen);
         clen = 0;
+        if (S.fatal) break;
     }
-    if (clen) {
+    if (clen && !S.fatal) {
         S.line = start;
         statements(&S, chunk, clen);
     }
 #ifdef HAVE_READLINE
-    if (interactive && *hist) write_history(hist);
+    if (interactive && *hist) {
+        int err = write_history(hist);
+        if (err) fprintf(stderr, "adcalc: warning: cannot save the history in '%s': %s\n", hist, strerror(err));
+    }
 #endif
     free(chunk);
     free(S.text);
@@ -442,5 +472,5 @@ int cli_repl(const cli_options *opts, int interactive)
     ad_tape_free(S.last);
     ad_work_free(S.w);
     ad_work_free(S.lastw);
-    return interactive ? 0 : S.status;
+    return S.fatal ? cli_exit_code(AD_E_IO) : interactive ? 0 : S.status;
 }
