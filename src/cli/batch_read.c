@@ -26,7 +26,8 @@ static long next_line(FILE *f, char **buf, size_t *cap)
 {
     errno = 0;
     ssize_t n = getline(buf, cap, f);
-    if (n < 0) return ferror(f) ? -2 : -1;
+    if (ferror(f)) return -2;   /* a line the failure cut short included */
+    if (n < 0) return -1;
     if (n > 0 && (*buf)[n - 1] == '\n') (*buf)[--n] = 0;
     return n;
 }

@@ -361,7 +361,8 @@ static char *read_line(int interactive, const char *prompt, size_t *len, int *er
     size_t cap = 0;
     errno = 0;
     ssize_t n = getline(&buf, &cap, stdin);
-    if (n < 0) {
+    if (n < 0 || ferror(stdin)) {
+        /* a line the failure cut short is not a line of the input */
         if (ferror(stdin) || errno == ENOMEM) *err = errno ? errno : EIO;
         free(buf);
         return NULL;
