@@ -44,6 +44,7 @@ static int32_t expand(adi_pctx *P, const adi_fninfo *fn, const int32_t *arg, siz
     body.len = strlen(fn->synopsis);
     adi_symtab_init(&body.bindings);
     adi_symtab_init(&body.funcs);
+    body.stack_top = P->prog->stack_top;
     ad_tape *t = P->t;
     int32_t pl = t->pin_line, pc = t->pin_col;
     if (!pl) {
@@ -134,9 +135,13 @@ int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
                   f->nparams == 1 ? "" : "s", nargs);
         return -1;
     }
-    if (P->depth >= AD_MAX_INLINE_DEPTH) {
+    /* the depth, and the C stack it takes, whatever the stack limit */
+    char here;
+    uintptr_t at = (uintptr_t)&here, top = g->stack_top;
+    uintptr_t used = top > at ? top - at : at - top;
+    if (P->depth >= AD_MAX_INLINE_DEPTH || (top && used > AD_INLINE_STACK)) {
         adi_perror(P, AD_E_SYNTAX, line, col, "functions call each other more than %d deep",
-                  AD_MAX_INLINE_DEPTH);
+                   P->depth >= AD_MAX_INLINE_DEPTH ? AD_MAX_INLINE_DEPTH : P->depth);
         return -1;
     }
     adi_param *ps = adi_malloc((nargs ? nargs : 1) * sizeof *ps);

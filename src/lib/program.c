@@ -245,6 +245,8 @@ static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_dia
     g.len = len;
     adi_symtab_init(&g.bindings);
     adi_symtab_init(&g.funcs);
+    char top;
+    g.stack_top = (uintptr_t)&top;
     ad_errclass e = AD_E_NONE;
     int32_t out = -1;
     size_t pos = 0;

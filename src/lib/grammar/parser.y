@@ -37,6 +37,10 @@ int adi_yylex(ADI_YYSTYPE *lval, ADI_YYLTYPE *lloc, yyscan_t scanner);
 /* Bison's stacks double on the heap up to this depth; beyond it, or when
  * malloc fails first, the parse ends with an out-of-memory error */
 #define YYMAXDEPTH 50000000
+/* the first stacks, before they move to the heap, are on the C stack:
+ * kept small, because inlining a user function parses its body in a
+ * nested parse (call.c), one C frame of the parser per level */
+#define YYINITDEPTH 16
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                      \
     do {                                                                 \
         if (N) {                                                         \
