@@ -50,7 +50,7 @@ static int record_all(run *r)
     ad_diag d;
     r->P.t = ad_tape_new();
     if (!r->P.t) return out_of_memory(o);
-    ad_errclass e = cli_record(o->src, o->nsrc, r->P.t, &d);
+    ad_errclass e = cli_record(o, o->src, o->nsrc, r->P.t, &d);
     if (e) {
         cli_report(o, &(cli_where){.src = &o->src[d.src >= 0 && (size_t)d.src < o->nsrc ? (size_t)d.src : 0]}, &d);
         return cli_exit_code(e);

@@ -313,6 +313,7 @@ static ad_errclass again(cli_options *o, int id, const char *typed, long num, do
     int same = 1;
     switch (id) {
     case CLI_OPT_ORDER: same = o->order == num; break;
+    case CLI_OPT_MAX_NODES: same = o->max_nodes == num; break;
     case CLI_OPT_JOBS: same = o->jobs == num; break;
     case CLI_OPT_PRECISION: same = o->precision == num; break;
     case CLI_OPT_MODE: same = (long)o->mode == num + 1; break;
@@ -353,6 +354,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_HELP: o->help = 1; break;
     case CLI_OPT_VERSION: o->version = 1; break;
     case CLI_OPT_ORDER: o->order = (int)v->num; break;
+    case CLI_OPT_MAX_NODES: o->max_nodes = v->num; break;
     case CLI_OPT_JOBS: o->jobs = (int)v->num; break;
     case CLI_OPT_PRECISION: o->precision = (int)v->num; break;
     case CLI_OPT_MODE: o->mode = (ad_mode)(v->num + 1); break;
@@ -603,6 +605,7 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
     o->rtol = 1e-5;
     o->atol = 1e-7;
     o->jobs = 1;
+    o->max_nodes = AD_TAPE_DEFAULT_LIMIT;
     prescan_format(o, argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

@@ -81,6 +81,7 @@ typedef struct {
     int stats;                       /* --stats */
     int no_optimize;                 /* --no-optimize */
     int no_block;                    /* ADCALC_NO_BLOCK set: the scalar engines only (tests) */
+    long max_nodes;                  /* --max-nodes */
 } cli_options;
 
 /* Parses argv.  On a usage error fills d (class AD_E_USAGE, or AD_E_IO for

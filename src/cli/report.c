@@ -25,6 +25,7 @@ const char *cli_message(const ad_diag *d, char *buf, size_t n)
 {
     const char *hint = d->hint == AD_HINT_POLICY_ZERO      ? " (--nondiff zero-subgrad takes it as 0)"
                        : d->hint == AD_HINT_POLICY_SUBGRAD ? " (--nondiff zero-subgrad takes a zero subgradient)"
+                       : d->hint == AD_HINT_TAPE_LIMIT     ? " (--max-nodes N raises the limit)"
                                                            : "";
     snprintf(buf, n, "%s%s", d->msg, hint);
     return buf;

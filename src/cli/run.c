@@ -55,8 +55,9 @@ static ad_errclass unbound(const ad_tape *t, size_t i, ad_diag *d)
     return e;
 }
 
-ad_errclass cli_record(const cli_source *src, size_t n, ad_tape *t, ad_diag *d)
+ad_errclass cli_record(const cli_options *o, const cli_source *src, size_t n, ad_tape *t, ad_diag *d)
 {
+    ad_tape_set_limit(t, (size_t)o->max_nodes);
     const char **texts = malloc((n ? n : 1) * sizeof *texts);
     size_t *lens = malloc((n ? n : 1) * sizeof *lens);
     ad_errclass e;
@@ -80,7 +81,7 @@ ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, 
                          cli_point *pt, ad_diag *d)
 {
     memset(pt, 0, sizeof *pt);
-    ad_errclass e = cli_record(src, n, t, d);
+    ad_errclass e = cli_record(o, src, n, t, d);
     if (!e) e = cli_prepare(o, t, d);
     if (e) return e;
     ad_request rq;

@@ -19,9 +19,9 @@ typedef struct {
 
 void cli_point_free(cli_point *pt);
 
-/* records the n sources on t, as the outputs of one tape; on failure
- * d->src names the source at fault */
-ad_errclass cli_record(const cli_source *src, size_t n, ad_tape *t, ad_diag *d);
+/* records the n sources on t, as the outputs of one tape, within
+ * --max-nodes; on failure d->src names the source at fault */
+ad_errclass cli_record(const cli_options *o, const cli_source *src, size_t n, ad_tape *t, ad_diag *d);
 
 /* optimises a freshly recorded tape unless --no-optimize, and reports
  * --stats on stderr */

@@ -31,7 +31,8 @@ typedef enum {
 typedef enum {
     AD_HINT_NONE = 0,
     AD_HINT_POLICY_ZERO,     /* a singular derivative: the zero-subgrad policy takes it as 0 */
-    AD_HINT_POLICY_SUBGRAD   /* a kink: the zero-subgrad policy takes a zero subgradient */
+    AD_HINT_POLICY_SUBGRAD,  /* a kink: the zero-subgrad policy takes a zero subgradient */
+    AD_HINT_TAPE_LIMIT       /* the tape reached its limit (ad_tape_set_limit) */
 } ad_hint;
 
 /* a diagnostic: class, message and (when line > 0) a source position */
@@ -79,6 +80,11 @@ ad_tape *ad_tape_new(void);
 void ad_tape_free(ad_tape *t);
 /* forget the recording but keep the allocated capacity */
 void ad_tape_reset(ad_tape *t);
+/* The most nodes a recording may have (a program whose functions call
+ * each other can inline exponentially many): past it, recording fails
+ * with AD_E_IO and AD_HINT_TAPE_LIMIT.  A new tape has the default. */
+#define AD_TAPE_DEFAULT_LIMIT 33554432
+void ad_tape_set_limit(ad_tape *t, size_t nodes);
 
 /* Parses src[0..len) and records it on t (after ad_tape_reset).  Returns
  * AD_E_NONE, or an error class with d filled in. */

@@ -93,6 +93,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
     }
     adi_tape_release_spare(t);   /* the new tape is about to need the memory */
     ad_tape *u = ad_tape_new();
+    if (u) u->limit = t->limit;
     int32_t *map = adi_malloc((n ? n : 1) * sizeof *map);
     /* the value of each constant recorded on u, by recording index (u has
      * at most one node per node of t) */

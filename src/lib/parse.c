@@ -84,6 +84,11 @@ int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int l
     free(P.args);
     free(P.parens);
 
+    if (t->full) {
+        *e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes", t->limit < INT32_MAX ? t->limit : INT32_MAX);
+        if (d) d->hint = AD_HINT_TAPE_LIMIT;
+        return -1;
+    }
     if (status == -1 || t->nomem || (status == 2 && !P.failed)) {
         *e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");
         return -1;

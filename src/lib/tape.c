@@ -24,6 +24,7 @@ ad_tape *ad_tape_new(void)
     ad_tape *t = adi_malloc(sizeof *t);
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
+    t->limit = AD_TAPE_DEFAULT_LIMIT;
     adi_symtab_init(&t->vars);
     adi_symtab_init(&t->consts);
     return t;
@@ -50,10 +51,12 @@ void ad_tape_free(ad_tape *t)
     free(t);
 }
 
+void ad_tape_set_limit(ad_tape *t, size_t nodes) { t->limit = nodes; }
+
 void ad_tape_reset(ad_tape *t)
 {
     t->n = t->ninputs = t->nconsts = t->nleaves = t->pool_len = 0;
-    t->nomem = 0;
+    t->nomem = t->full = 0;
     t->nout = 0;
     t->cursrc = 0;
     t->pin_line = t->pin_col = 0;
@@ -64,7 +67,10 @@ void ad_tape_reset(ad_tape *t)
 static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int col)
 {
     if (t->nomem) return -1;
-    if (t->n >= INT32_MAX) { t->nomem = 1; return -1; }
+    if (t->n >= t->limit || t->n >= INT32_MAX) {
+        t->nomem = t->full = 1;
+        return -1;
+    }
     if (t->n == t->cap) {
         size_t c1 = t->cap, c2 = t->cap;
         if (adi_grow((void **)&t->code, &c1, t->n + 1, sizeof *t->code) < 0 ||

@@ -51,6 +51,8 @@ struct ad_tape {
     size_t pool_len, pool_cap;
     adi_symtab vars, consts;
     int nomem;           /* an allocation failed while recording */
+    int full;            /* ...or the recording reached limit nodes */
+    size_t limit;
 };
 
 /* recording; each returns the new node's recording index, or -1 when out of memory */
