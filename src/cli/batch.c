@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "batch.h"
+#include "names.h"
 #include "report.h"
 #include "results.h"
 #include "run.h"
@@ -66,14 +67,15 @@ static int record_all(run *r)
     return 0;
 }
 
-/* --wrt and --seed may name columns of the points or -at variables */
-static int known(const run *r, const char *opt, const char *name)
+/* --wrt and --seed may name columns of the points or -at variables (vars) */
+static int known(const run *r, const cli_nameset *vars, const char *opt, char *const *names, size_t n)
 {
-    const batch_plan *P = &r->P;
-    for (size_t k = 0; k < P->nvars; k++)
-        if (strcmp(r->vars[k], name) == 0) return 0;
-    cli_error(P->o, NULL, AD_E_USAGE, "%s: '%s' is not a column of the points, nor given with -at", opt, name);
-    return cli_exit_code(AD_E_USAGE);
+    for (size_t i = 0; i < n; i++)
+        if (cli_nameset_find(vars, names[i], strlen(names[i])) == (size_t)-1) {
+            cli_error(r->P.o, NULL, AD_E_USAGE, "%s: '%s' is not a column of the points, nor given with -at", opt, names[i]);
+            return cli_exit_code(AD_E_USAGE);
+        }
+    return 0;
 }
 
 /* the plan every row follows: the point is the columns, then -at's values */
@@ -112,9 +114,11 @@ static int plan_rows(run *r)
         cli_report(o, NULL, &d);
     }
     if (e) return cli_exit_code(e);
-    int status = 0;
-    for (size_t j = 0; !status && j < o->nwrt; j++) status = known(r, "--wrt", o->wrt[j]);
-    for (size_t s = 0; !status && s < o->seed.n; s++) status = known(r, "--seed", o->seed.names[s]);
+    cli_nameset vars;
+    if (cli_nameset_init(&vars, r->vars, P->nvars) < 0) return out_of_memory(o);
+    int status = known(r, &vars, "--wrt", o->wrt, o->nwrt);
+    if (!status) status = known(r, &vars, "--seed", o->seed.names, o->seed.n);
+    cli_nameset_free(&vars);
     if (status) return status;
     P->L = ad_plan_layout(P->plan);
     P->blocks = ad_plan_blocks(P->plan) && !o->no_block;

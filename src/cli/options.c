@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "names.h"
 #include "options.h"
 
 const cli_optinfo cli_optinfos[] = {
@@ -150,14 +151,29 @@ static ad_errclass check_name(const char *o, const char *s, size_t n, ad_diag *d
     return AD_E_NONE;
 }
 
-static size_t find_name(char *const *names, size_t n, const char *s, size_t len)
+/* makes room for one more element in *p (n used, *cap allocated) */
+static int room(void **p, size_t n, size_t *cap, size_t elem)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strlen(names[i]) == len && !memcmp(names[i], s, len)) return i;
-    return n;
+    if (n < *cap) return 0;
+    size_t nc = *cap ? 2 * *cap : 8;
+    void *np = nc < ((size_t)-1) / elem ? realloc(*p, nc * elem) : NULL;
+    if (!np) return -1;
+    *p = np;
+    *cap = nc;
+    return 0;
 }
 
-ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, int replace, ad_diag *d)
+/* the names of a list given twice: an error naming the first repeat */
+static ad_errclass unique(const char *o, char *const *names, size_t n, ad_diag *d)
+{
+    size_t at;
+    if (cli_first_repeat((const char *const *)names, NULL, n, &at) < 0) return nomem(d);
+    if (at == n) return AD_E_NONE;
+    size_t len = strlen(names[at]);
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", o, (int)(len > 60 ? 60 : len), names[at]);
+}
+
+ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME=VALUE[,NAME=VALUE...])", o);
     const char *p = arg;
@@ -173,9 +189,6 @@ ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, in
         size_t nl = (size_t)(eq - p), vl = len - nl - 1;
         ad_errclass e = check_name(o, p, nl, d);
         if (e) return e;
-        size_t at = find_name(b->names, b->n, p, nl);
-        if (at < b->n && !replace)
-            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", o, (int)(nl > 60 ? 60 : nl), p);
         double v;
         const char *why;
         if (cli_parse_number(eq + 1, vl, &v, &why) < 0) {
@@ -184,22 +197,18 @@ ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, in
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%s'", o, (int)(nl > 60 ? 60 : nl), p,
                                why, q);
         }
-        if (at == b->n) {
-            char **nn = realloc(b->names, (b->n + 1) * sizeof *nn);
-            if (nn) b->names = nn;
-            double *nv = nn ? realloc(b->values, (b->n + 1) * sizeof *nv) : NULL;
-            if (nv) b->values = nv;
-            if (!nn || !nv || !(b->names[b->n] = dupn(p, nl))) return nomem(d);
-            b->n++;
-        }
-        b->values[at] = v;
+        size_t cap = b->cap;
+        if (room((void **)&b->names, b->n, &cap, sizeof *b->names) < 0 ||
+            room((void **)&b->values, b->n, &b->cap, sizeof *b->values) < 0 || !(b->names[b->n] = dupn(p, nl)))
+            return nomem(d);
+        b->values[b->n++] = v;
         if (!end) break;
         p = end + 1;
     }
-    return AD_E_NONE;
+    return unique(o, b->names, b->n, d);
 }
 
-static ad_errclass names_list(const char *o, const char *arg, char ***list, size_t *n, ad_diag *d)
+static ad_errclass names_list(const char *o, const char *arg, char ***list, size_t *n, size_t *cap, ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME[,NAME...])", o);
     const char *p = arg;
@@ -208,17 +217,12 @@ static ad_errclass names_list(const char *o, const char *arg, char ***list, size
         size_t len = end ? (size_t)(end - p) : strlen(p);
         ad_errclass e = check_name(o, p, len, d);
         if (e) return e;
-        if (find_name(*list, *n, p, len) < *n)
-            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", o, (int)(len > 60 ? 60 : len), p);
-        char **nl = realloc(*list, (*n + 1) * sizeof **list);
-        if (!nl) return nomem(d);
-        *list = nl;
-        if (!(nl[*n] = dupn(p, len))) return nomem(d);
+        if (room((void **)list, *n, cap, sizeof **list) < 0 || !((*list)[*n] = dupn(p, len))) return nomem(d);
         (*n)++;
         if (!end) break;
         p = end + 1;
     }
-    return AD_E_NONE;
+    return unique(o, *list, *n, d);
 }
 
 /* "0.5,1,-2" */
@@ -339,10 +343,10 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
         return copy ? add_source(o, NULL, copy, strlen(v->text), d) : nomem(d);
     }
     case CLI_OPT_FILE: return read_file(o, v->text, d);
-    case CLI_OPT_AT: return cli_add_bindings(typed, v->text, &o->at, 0, d);
-    case CLI_OPT_SEED: return cli_add_bindings(typed, v->text, &o->seed, 0, d);
-    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, d);
-    case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, d);
+    case CLI_OPT_AT: return cli_add_bindings(typed, v->text, &o->at, d);
+    case CLI_OPT_SEED: return cli_add_bindings(typed, v->text, &o->seed, d);
+    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, &o->wrtcap, d);
+    case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, &o->varscap, d);
     case CLI_OPT_ADJOINT: return numbers_list(typed, v->text, &o->adjoint, &o->nadjoint, d);
     case CLI_OPT_GRAD: o->grad = 1; break;
     case CLI_OPT_JACOBIAN: o->jacobian = 1; break;
@@ -521,26 +525,40 @@ static ad_errclass check_binary_json(const cli_options *o, ad_diag *d)
     return AD_E_NONE;
 }
 
+/* the first of names (n of them) that is not (or, with in, that is) one of -at's, or n */
+static size_t first_at(const cli_options *o, char *const *names, size_t n, int in, ad_errclass *e, ad_diag *d)
+{
+    cli_nameset at;
+    if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) {
+        *e = nomem(d);
+        return 0;
+    }
+    size_t i = 0;
+    while (i < n && (cli_nameset_find(&at, names[i], strlen(names[i])) != (size_t)-1) != in) i++;
+    cli_nameset_free(&at);
+    return i;
+}
+
 static ad_errclass check_points_names(const cli_options *o, ad_diag *d)
 {
-    for (size_t i = 0; o->points && i < o->nvars; i++)
-        if (find_name(o->at.names, o->at.n, o->vars[i], strlen(o->vars[i])) < o->at.n)
-            return usage(d, "'%s' is given both by -at and by the points", o->vars[i], NULL);
-    return AD_E_NONE;
+    ad_errclass e = AD_E_NONE;
+    if (!o->points) return e;
+    size_t i = first_at(o, o->vars, o->nvars, 1, &e, d);
+    if (!e && i < o->nvars) e = usage(d, "'%s' is given both by -at and by the points", o->vars[i], NULL);
+    return e;
 }
 
 /* --seed and --wrt may only name variables that -at gives (in batch mode
  * the points give them too: checked once the header is read) */
 static ad_errclass check_at_names(const cli_options *o, ad_diag *d)
 {
-    if (o->points) return AD_E_NONE;
-    for (size_t i = 0; i < o->seed.n; i++)
-        if (find_name(o->at.names, o->at.n, o->seed.names[i], strlen(o->seed.names[i])) == o->at.n)
-            return usage(d, "--seed: '%s' has no value in -at", o->seed.names[i], NULL);
-    for (size_t i = 0; i < o->nwrt; i++)
-        if (find_name(o->at.names, o->at.n, o->wrt[i], strlen(o->wrt[i])) == o->at.n)
-            return usage(d, "--wrt: '%s' has no value in -at", o->wrt[i], NULL);
-    return AD_E_NONE;
+    ad_errclass e = AD_E_NONE;
+    if (o->points) return e;
+    size_t i = first_at(o, o->seed.names, o->seed.n, 0, &e, d);
+    if (!e && i < o->seed.n) return usage(d, "--seed: '%s' has no value in -at", o->seed.names[i], NULL);
+    if (!e) i = first_at(o, o->wrt, o->nwrt, 0, &e, d);
+    if (!e && i < o->nwrt) return usage(d, "--wrt: '%s' has no value in -at", o->wrt[i], NULL);
+    return e;
 }
 
 enum { RULE_NEEDS_EXPR, RULE_ONLY_WITH, RULE_NOT_WITH, RULE_VALUES };

@@ -46,7 +46,7 @@ typedef struct {
 typedef struct {
     char **names;
     double *values;
-    size_t n;
+    size_t n, cap;
 } cli_bindings;
 
 typedef enum { CLI_FMT_TEXT, CLI_FMT_JSON } cli_format;
@@ -57,7 +57,7 @@ typedef struct {
     cli_source *src;  size_t nsrc;
     cli_bindings at;                 /* -at, in order */
     cli_bindings seed;               /* --seed */
-    char **wrt;      size_t nwrt;    /* --wrt */
+    char **wrt;      size_t nwrt, wrtcap;    /* --wrt */
     int grad;                        /* --grad (or --wrt) */
     int jacobian;                    /* --jacobian */
     double *adjoint; size_t nadjoint; /* --adjoint weights, one per output */
@@ -74,7 +74,7 @@ typedef struct {
     int help, version;
     /* batch mode (batch.c) */
     const char *points;              /* --points FILE ('-': stdin) */
-    char **vars;     size_t nvars;   /* --vars */
+    char **vars;     size_t nvars, varscap;  /* --vars */
     int binary;                      /* --binary */
     int on_error;                    /* CLI_ON_ERROR_* */
     int jobs;                        /* -j N (0: all cores) */
@@ -88,9 +88,9 @@ typedef struct {
  * an unreadable -f file) and returns its class. */
 ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d);
 void cli_options_free(cli_options *o);
-/* adds NAME=VALUE items to a list as -at does (opt names it in errors);
- * with replace, a name already there takes the new value */
-ad_errclass cli_add_bindings(const char *opt, const char *arg, cli_bindings *b, int replace, ad_diag *d);
+/* adds NAME=VALUE items to a list as -at does (opt names it in errors;
+ * a name may be given once) */
+ad_errclass cli_add_bindings(const char *opt, const char *arg, cli_bindings *b, ad_diag *d);
 
 /* strict decimal number: [+-]digits[.digits][e[+-]digits]; 0 on success */
 int cli_parse_number(const char *s, size_t len, double *out, const char **why);

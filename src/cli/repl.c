@@ -84,7 +84,7 @@ static void cmd_at(session *S, const char *arg)
 {
     cli_bindings tmp = {0};
     ad_diag d;
-    ad_errclass e = cli_add_bindings("-at", arg, &tmp, 0, &d);
+    ad_errclass e = cli_add_bindings("-at", arg, &tmp, &d);
     if (e) {
         cli_report(&S->o, NULL, &d);
         fail(S, e);
@@ -106,6 +106,7 @@ static void cmd_at(session *S, const char *arg)
                 break;
             }
             at->names[at->n++] = tmp.names[i];
+            at->cap = at->n;
             tmp.names[i] = NULL;
         }
         at->values[j] = tmp.values[i];

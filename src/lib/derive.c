@@ -33,6 +33,7 @@ struct ad_plan {
     unsigned char *dirdiff;
     double *weights;          /* w^T J, one weight per output, or NULL */
     int fwd_grad, fwd_jvp;    /* the engines: forward mode (1) or reverse (0) */
+    int tangents;             /* an engine carries k tangents: unit holds their seeds */
     int check;
     double step_scale, rtol, atol;
     ad_policy pol;
@@ -100,33 +101,22 @@ void ad_plan_free(ad_plan *p)
     free(p);
 }
 
-static size_t index_of(const char *const *names, size_t n, const char *name, size_t len)
+/* the tape input called name, or -1 (inputs: the tape's inputs by name) */
+static long input_named(const adi_symtab *inputs, const char *name)
 {
-    for (size_t j = 0; j < n; j++)
-        if (strlen(names[j]) == len && memcmp(names[j], name, len) == 0) return j;
-    return SIZE_MAX;
+    return adi_symtab_get(inputs, name, strlen(name));
 }
 
-/* the tape input called name, or -1 */
-static long input_named(const ad_tape *t, const char *name)
-{
-    size_t len = strlen(name);
-    for (size_t i = 0; i < t->ninputs; i++) {
-        size_t l;
-        const char *s = ad_tape_input_name(t, i, &l);
-        if (l == len && memcmp(s, name, len) == 0) return (long)i;
-    }
-    return -1;
-}
-
-/* every tape input to a variable of the point; AD_E_NAME for one that has none */
-static ad_errclass bind(ad_plan *p, const ad_request *rq, size_t *unbound, ad_diag *d)
+/* every tape input to a variable of the point; AD_E_NAME for one that has
+ * none.  vars: the point's variables by name */
+static ad_errclass bind(ad_plan *p, const adi_symtab *vars, size_t *unbound, ad_diag *d)
 {
     const ad_tape *t = p->t;
     for (size_t i = 0; i < p->ni; i++) {
         size_t len;
         const char *name = ad_tape_input_name(t, i, &len);
-        p->var_of_input[i] = index_of(rq->vars, rq->nvars, name, len);
+        int32_t v = adi_symtab_get(vars, name, len);
+        p->var_of_input[i] = v >= 0 ? (size_t)v : SIZE_MAX;
         if (p->var_of_input[i] != SIZE_MAX) continue;
         if (unbound) *unbound = i;
         ad_errclass e = ad_diag_set(d, AD_E_NAME, t->pos[i].line, t->pos[i].col,
@@ -138,29 +128,37 @@ static ad_errclass bind(ad_plan *p, const ad_request *rq, size_t *unbound, ad_di
 }
 
 /* the columns, their seeds, the --seed direction and Taylor's direction */
-static int seeds(ad_plan *p, const ad_request *rq)
+static int seeds(ad_plan *p, const ad_request *rq, const adi_symtab *inputs)
 {
     size_t ni = p->ni, nc = rq->ncols;
     for (size_t c = 0; c < nc; c++) {
         p->colname[c] = adi_strdup(rq->cols[c]);
         if (!p->colname[c]) return -1;
-        p->col_input[c] = input_named(p->t, rq->cols[c]);
+        p->col_input[c] = input_named(inputs, rq->cols[c]);
         if (p->col_input[c] >= 0) {
             p->diff[p->col_input[c]] = 1;
             p->k++;
         }
     }
-    /* identity seeds: direction j moves the j-th column that occurs */
-    p->unit = adi_calloc(ni * p->k, sizeof *p->unit);
-    if (!p->unit) return -1;
-    for (size_t c = 0, j = 0; c < nc; c++)
-        if (p->col_input[c] >= 0) p->unit[(size_t)p->col_input[c] * p->k + j++] = 1;
+    /* identity seeds, for the engines that carry one tangent per column
+     * (forward gradients, the whole Hessian): direction j moves the j-th
+     * column that occurs; ni x k numbers, so only when used */
+    p->fwd_grad = use_forward(rq, 0, p->k, p->L.m);
+    p->fwd_jvp = use_forward(rq, 1, 1, p->L.m);
+    p->tangents = (p->L.grad != AD_ABSENT && p->fwd_grad && !rq->hessian) || p->L.hessian != AD_ABSENT;
+    if (p->tangents) {
+        if (p->k && ni > SIZE_MAX / p->k) return -1;
+        p->unit = adi_calloc(ni * p->k, sizeof *p->unit);
+        if (!p->unit) return -1;
+        for (size_t c = 0, j = 0; c < nc; c++)
+            if (p->col_input[c] >= 0) p->unit[(size_t)p->col_input[c] * p->k + j++] = 1;
+    }
     if (rq->nseed) {
         p->seed = adi_calloc(ni, sizeof *p->seed);
         p->seeddiff = adi_calloc(ni, 1);
         if (!p->seed || !p->seeddiff) return -1;
         for (size_t s = 0; s < rq->nseed; s++) {
-            long i = input_named(p->t, rq->seed_vars[s]);
+            long i = input_named(inputs, rq->seed_vars[s]);
             if (i < 0) continue;
             p->seed[i] = rq->seed[s];
             p->seeddiff[i] = 1;
@@ -181,6 +179,20 @@ static int seeds(ad_plan *p, const ad_request *rq)
             p->dir[p->col_input[0]] = 1;
             p->dirdiff[p->col_input[0]] = 1;
         }
+    }
+    return 0;
+}
+
+/* a table of names to their indices: list[0..n), or the tape's inputs;
+ * the first of a repeated name counts.  0, or -1 when out of memory */
+static int names(adi_symtab *s, const char *const *list, size_t n, const ad_tape *t)
+{
+    adi_symtab_init(s);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *name = t ? ad_tape_input_name(t, i, &len) : list[i];
+        if (!t) len = strlen(name);
+        if (adi_symtab_get(s, name, len) < 0 && adi_symtab_put(s, name, len, (int32_t)i) < 0) return -1;
     }
     return 0;
 }
@@ -209,23 +221,31 @@ ad_errclass ad_plan_new(const ad_tape *t, const ad_request *rq, ad_plan **plan, 
     p->col_input = adi_calloc(nc, sizeof *p->col_input);
     p->diff = adi_calloc(ni, 1);
     if (rq->weights) p->weights = adi_calloc(m, sizeof *p->weights);
-    if (!p->var_of_input || !p->colname || !p->col_input || !p->diff || (rq->weights && !p->weights) ||
-        seeds(p, rq) < 0) {
+    /* names to indices, so that binding costs n, not n^2 */
+    adi_symtab vars, inputs;
+    int ok = names(&vars, rq->vars, rq->nvars, NULL) == 0;
+    ok = names(&inputs, NULL, ni, t) == 0 && ok;
+    if (!ok || !p->var_of_input || !p->colname || !p->col_input || !p->diff || (rq->weights && !p->weights) ||
+        seeds(p, rq, &inputs) < 0) {
+        adi_symtab_free(&vars);
+        adi_symtab_free(&inputs);
         ad_plan_free(p);
         return adi_err_nomem(d);
     }
     if (rq->weights) memcpy(p->weights, rq->weights, m * sizeof *p->weights);
-    ad_errclass e = bind(p, rq, unbound, d);
+    ad_errclass e = bind(p, &vars, unbound, d);
+    adi_symtab_free(&vars);
+    adi_symtab_free(&inputs);
     if (e) {
         ad_plan_free(p);
         return e;
     }
-    p->fwd_grad = use_forward(rq, 0, p->k, m);
-    p->fwd_jvp = use_forward(rq, 1, 1, m);
     /* the largest engine result: m x k forward results, ni x k Hessian
      * columns, the Taylor coefficients */
-    size_t k1 = p->k ? p->k : 1, big = m * k1;
-    if (ni * k1 > big) big = ni * k1;
+    size_t k1 = p->k ? p->k : 1, big = m;
+    if (p->tangents && m * k1 > big) big = m * k1;
+    if (p->L.hessian != AD_ABSENT && ni * k1 > big) big = ni * k1;
+    if (p->L.hvp != AD_ABSENT && ni > big) big = ni;
     if (p->L.order + 1 > big) big = p->L.order + 1;
     size_t item = (sizeof(ad_check_item) + sizeof(double) - 1) / sizeof(double);
     p->off_big = 2 * ni;

@@ -1,0 +1,73 @@
+/* names.c - sets of names given on the command line or in a header
+ * (names.h): repeated names and membership, by sorting, so that 10^5
+ * variables or columns cost n log n, not n^2. */
+#include <stdlib.h>
+#include <string.h>
+#include "names.h"
+
+typedef cli_name entry;
+
+static int by_name(const void *x, const void *y)
+{
+    const entry *a = x, *b = y;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->name, b->name, n);
+    if (c) return c;
+    if (a->len != b->len) return a->len < b->len ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* the name of item i: a NUL-terminated string, or len bytes when lens */
+static entry item(const char *const *names, const size_t *lens, size_t i)
+{
+    return (entry){names[i], lens ? lens[i] : strlen(names[i]), i};
+}
+
+int cli_first_repeat(const char *const *names, const size_t *lens, size_t n, size_t *at)
+{
+    entry *e = malloc((n ? n : 1) * sizeof *e);
+    if (!e) return -1;
+    for (size_t i = 0; i < n; i++) e[i] = item(names, lens, i);
+    qsort(e, n, sizeof *e, by_name);
+    *at = n;
+    for (size_t i = 1; i < n; i++)
+        if (e[i].len == e[i - 1].len && memcmp(e[i].name, e[i - 1].name, e[i].len) == 0 && e[i].at < *at)
+            *at = e[i].at;
+    free(e);
+    return 0;
+}
+
+int cli_nameset_init(cli_nameset *s, const char *const *names, size_t n)
+{
+    s->n = n;
+    s->e = malloc((n ? n : 1) * sizeof *s->e);
+    if (!s->e) return -1;
+    for (size_t i = 0; i < n; i++) {
+        entry e = item(names, NULL, i);
+        s->e[i] = (cli_name){e.name, e.len, e.at};
+    }
+    qsort(s->e, n, sizeof *s->e, by_name);
+    return 0;
+}
+
+size_t cli_nameset_find(const cli_nameset *s, const char *name, size_t len)
+{
+    size_t lo = 0, hi = s->n;
+    entry key = {name, len, 0};
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        entry m = {s->e[mid].name, s->e[mid].len, 0};
+        int c = by_name(&m, &key);
+        if (c == 0) return s->e[mid].at;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return (size_t)-1;
+}
+
+void cli_nameset_free(cli_nameset *s)
+{
+    free(s->e);
+    s->e = NULL;
+    s->n = 0;
+}

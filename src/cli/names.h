@@ -1,0 +1,28 @@
+/* names.h - sets of names (variables, columns): the first repeated one,
+ * and membership, in n log n. */
+#ifndef CLI_NAMES_H
+#define CLI_NAMES_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *name;
+    size_t len, at;   /* at: its index in the list it came from */
+} cli_name;
+
+/* the index of the first name that repeats an earlier one into *at (n
+ * when none does); names are NUL-terminated, or lens[i] bytes long when
+ * lens is not NULL.  0, or -1 when out of memory */
+int cli_first_repeat(const char *const *names, const size_t *lens, size_t n, size_t *at);
+
+/* names sorted for lookups (they must outlive the set) */
+typedef struct {
+    cli_name *e;
+    size_t n;
+} cli_nameset;
+int cli_nameset_init(cli_nameset *s, const char *const *names, size_t n);   /* 0 or -1 */
+/* the index of name[0..len) in the list, or (size_t)-1 */
+size_t cli_nameset_find(const cli_nameset *s, const char *name, size_t len);
+void cli_nameset_free(cli_nameset *s);
+
+#endif
