@@ -26,7 +26,8 @@ typedef struct {
 static void run_free(run *r)
 {
     if (r->ch) {
-        for (size_t k = 0; k < r->nthreads; k++) cli_batch_chunk_free(&r->ch[k]);
+        for (size_t k = 0; k < r->nthreads; k++)
+            if (r->ch[k].P) cli_batch_chunk_free(&r->ch[k]);
         free(r->ch);
     }
     if (r->in && r->in != stdin) fclose(r->in);
@@ -153,8 +154,7 @@ static int workspaces(run *r)
     r->nthreads = n < 1 ? 1 : (size_t)n;
     r->ch = calloc(r->nthreads, sizeof *r->ch);
     if (!r->ch) return out_of_memory(o);
-    for (size_t k = 0; k < r->nthreads; k++)
-        if (cli_batch_chunk_init(&r->ch[k], &r->P) < 0) return out_of_memory(o);
+    /* the threads set up their workspaces themselves (batch_pipe.c) */
     return 0;
 }
 

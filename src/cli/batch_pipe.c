@@ -58,6 +58,7 @@ static void write_chunk(batch_writer *W, batch_chunk *c)
 /* -j 1: read, compute, write, chunk after chunk; 1 when out of memory */
 static int run_serial(batch_reader *R, batch_writer *W, batch_chunk *c)
 {
+    if (!c->P && cli_batch_chunk_init(c, W->P) < 0) return 1;
     while (!R->eof && !W->stop) {
         if (cli_batch_read_chunk(R, c) < 0) return 1;
         cli_batch_run_chunk(c);
@@ -66,70 +67,90 @@ static int run_serial(batch_reader *R, batch_writer *W, batch_chunk *c)
     return 0;
 }
 
-/* what the threads share, and each one's chunk */
+/* what the threads share */
 typedef struct {
     batch_reader *R;
     batch_writer *W;
-    batch_chunk *c;
-    pthread_mutex_t *mu;
-    pthread_cond_t *turn;
-    long *nread, *nwritten;
-    int *nomem;
+    batch_chunk *ch;          /* one per thread, set up by the thread itself */
+    size_t nthreads, started;
+    pthread_t *tid;
+    struct worker *workers;
+    pthread_mutex_t mu;
+    pthread_cond_t turn;
+    long nread, nwritten;
+    int nomem;
+} pipeline;
+
+typedef struct worker {
+    pipeline *pl;
+    size_t k;                 /* which thread */
 } worker;
+
+static void *work(void *arg);
+
+/* another thread, when input remains and -j allows one: threads start as
+ * the input proves long enough to need them (called with mu held) */
+static void start_next(pipeline *pl, worker *self)
+{
+    if (pl->R->eof || pl->started >= pl->nthreads || self->k + 1 != pl->started) return;
+    worker *next = &pl->workers[pl->started];
+    *next = (worker){pl, pl->started};
+    if (pthread_create(&pl->tid[pl->started], NULL, work, next) == 0) pl->started++;
+}
 
 static void *work(void *arg)
 {
-    worker *pw = arg;
+    worker *self = arg;
+    pipeline *pl = self->pl;
+    batch_chunk *c = &pl->ch[self->k];
+    int ready = c->P != NULL || cli_batch_chunk_init(c, pl->W->P) == 0;
     for (;;) {
-        pthread_mutex_lock(pw->mu);
-        if (pw->R->eof || pw->W->stop || *pw->nomem) {
-            pthread_mutex_unlock(pw->mu);
+        pthread_mutex_lock(&pl->mu);
+        if (!ready) pl->nomem = 1;
+        if (pl->R->eof || pl->W->stop || pl->nomem) {
+            pthread_mutex_unlock(&pl->mu);
             break;
         }
-        long seq = (*pw->nread)++;
-        int bad = cli_batch_read_chunk(pw->R, pw->c) < 0;
+        long seq = pl->nread++;
+        int bad = cli_batch_read_chunk(pl->R, c) < 0;
         if (bad) {
-            *pw->nomem = 1;
-            pw->R->eof = 1;
+            pl->nomem = 1;
+            pl->R->eof = 1;
         }
-        pthread_mutex_unlock(pw->mu);
-        if (!bad) cli_batch_run_chunk(pw->c);
-        pthread_mutex_lock(pw->mu);
-        while (*pw->nwritten != seq) pthread_cond_wait(pw->turn, pw->mu);
-        if (!bad && !pw->W->stop && !*pw->nomem) write_chunk(pw->W, pw->c);
-        (*pw->nwritten)++;
-        pthread_cond_broadcast(pw->turn);
-        pthread_mutex_unlock(pw->mu);
+        start_next(pl, self);
+        pthread_mutex_unlock(&pl->mu);
+        if (!bad) cli_batch_run_chunk(c);
+        pthread_mutex_lock(&pl->mu);
+        while (pl->nwritten != seq) pthread_cond_wait(&pl->turn, &pl->mu);
+        if (!bad && !pl->W->stop && !pl->nomem) write_chunk(pl->W, c);
+        pl->nwritten++;
+        pthread_cond_broadcast(&pl->turn);
+        pthread_mutex_unlock(&pl->mu);
     }
     return NULL;
 }
 
 static int run_threads(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads)
 {
-    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    pthread_cond_t turn = PTHREAD_COND_INITIALIZER;
-    long nread = 0, nwritten = 0;
-    int nomem = 0;
-    worker *pw = malloc(nthreads * sizeof *pw);
-    pthread_t *tid = malloc(nthreads * sizeof *tid);
-    if (!pw || !tid) {
-        free(pw);
-        free(tid);
+    pipeline pl = {R, W, ch, nthreads, 1, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
+    pl.tid = malloc(nthreads * sizeof *pl.tid);
+    pl.workers = malloc(nthreads * sizeof *pl.workers);
+    if (!pl.tid || !pl.workers) {
+        free(pl.tid);
+        free(pl.workers);
         return 1;
     }
-    for (size_t k = 0; k < nthreads; k++) pw[k] = (worker){R, W, &ch[k], &mu, &turn, &nread, &nwritten, &nomem};
-    size_t started = 1;
-    for (size_t k = 1; k < nthreads; k++) {
-        if (pthread_create(&tid[k], NULL, work, &pw[k]) != 0) break;   /* fewer threads */
-        started++;
-    }
-    work(&pw[0]);
-    for (size_t k = 1; k < started; k++) pthread_join(tid[k], NULL);
-    free(pw);
-    free(tid);
-    pthread_cond_destroy(&turn);
-    pthread_mutex_destroy(&mu);
-    return nomem;
+    worker first = {&pl, 0};
+    work(&first);
+    pthread_mutex_lock(&pl.mu);
+    size_t started = pl.started;   /* no thread starts another once this one is done */
+    pthread_mutex_unlock(&pl.mu);
+    for (size_t k = 1; k < started; k++) pthread_join(pl.tid[k], NULL);
+    free(pl.tid);
+    free(pl.workers);
+    pthread_cond_destroy(&pl.turn);
+    pthread_mutex_destroy(&pl.mu);
+    return pl.nomem;
 }
 
 int cli_batch_pipe(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads)

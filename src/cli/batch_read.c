@@ -227,7 +227,9 @@ int cli_batch_parse_line(const batch_plan *P, const char *s, size_t n, double *c
 
 static int read_binary(batch_reader *R, batch_chunk *c)
 {
-    size_t rowbytes = R->P->ncol * sizeof(double), want = rowbytes * BATCH_CHUNK_ROWS;
+    /* about a text chunk's bytes of rows, up to BATCH_CHUNK_ROWS of them */
+    size_t rowbytes = R->P->ncol * sizeof(double), rows = BATCH_CHUNK_BYTES / rowbytes;
+    size_t want = rowbytes * (rows < 1 ? 1 : rows > BATCH_CHUNK_ROWS ? BATCH_CHUNK_ROWS : rows);
     if (c->incap < want) {
         char *nb = realloc(c->in, want);
         if (!nb) return -1;
