@@ -331,7 +331,7 @@ static void text_check(cli_buf *b, const cli_options *o, const cli_answer *a, co
                    "|ad - fd|", "status");
     for (size_t i = 0; i < nc; i++) check_line(b, o, &chk->items[i], ad_plan_column(a->plan, i), indent, wn, wa, wf);
     cli_buf_printf(b, "%sforward vs reverse: largest relative difference %.2g (%s)\n", indent, chk->fwd_rev,
-                   chk->fwd_rev > AD_FWD_REV_TOL ? "FAIL" : "pass");
+                   !(chk->fwd_rev <= AD_FWD_REV_TOL) ? "FAIL" : "pass");
     cli_buf_printf(b, "%sresult: %s\n", indent, chk->failed ? "FAIL" : "pass");
 }
 

@@ -456,12 +456,12 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out)
     }
 }
 
-/* flags the points with a nan in an input's adjoint: where term's plain
- * product made one of 0 * inf, and where the scalar engines would give a
- * nan too; they say which */
+/* flags the points with a nan or inf in an input's adjoint: where term's
+ * plain product made a nan of 0 * inf, and where the scalar engines fail
+ * too (a partial or a product that overflowed); they say which */
 AD_BLOCK_CLONES static void flag_nan_rows(const double *restrict G, double *restrict F, size_t np)
 {
-    for (size_t j = 0; j < np; j++) F[j] = G[j] == G[j] ? F[j] : 1.0;
+    for (size_t j = 0; j < np; j++) F[j] = fabs(G[j]) <= DBL_MAX ? F[j] : 1.0;   /* nan or inf */
 }
 
 static void flag_nan_grads(const ad_tape *t, ad_block *bk, size_t np)

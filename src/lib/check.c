@@ -112,6 +112,11 @@ ad_errclass ad_check_gradient(const ad_tape *t, ad_work *w, const double *inputs
         it->diff = fabs(it->ad - it->fd);
         double tol = atol + rtol * fabs(it->ad);
         it->refined = it->fd;
+        if (!isfinite(it->ad) || !isfinite(it->fd)) {
+            /* inf <= inf would pass: a value that is not finite never does */
+            it->status = AD_CHECK_FAIL;
+            continue;
+        }
         if (it->diff <= tol && !crossed) { it->status = AD_CHECK_PASS; continue; }
         /* a second opinion: a larger step, and Richardson's extrapolation
          * from it and its half, which cancels the h^2 error term */

@@ -322,7 +322,7 @@ static ad_errclass do_check(step *s, ad_check_result *chk, ad_check_item *items)
     ad_errclass e = ad_check_gradient(p->t, s->w, s->x, p->diff, p->pol, p->step_scale, p->rtol,
                                       p->atol, items, &chk->fwd_rev, s->d);
     if (e) return e;
-    chk->failed = chk->fwd_rev > AD_FWD_REV_TOL;
+    chk->failed = !(chk->fwd_rev <= AD_FWD_REV_TOL);   /* nan fails too */
     for (size_t c = 0; c < p->L.ncols; c++) {
         if (p->col_input[c] >= 0) {
             chk->items[c] = items[p->col_input[c]];

@@ -27,6 +27,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
     }
     adi_nondiff nd;
     adi_nondiff_init(&nd);
+    size_t over = SIZE_MAX;
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
@@ -56,7 +57,18 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         } else {
             for (size_t j = 0; j < k; j++) ti[j] = adi_term(p[1], tb[j]);
         }
+        /* finite partials and tangents whose products overflowed: the
+         * first such node is where a derivative that is not finite at the
+         * end first appeared (a nan from a kink or singular partial is the
+         * policy's, noted above) */
+        for (size_t j = 0; j < k && over == SIZE_MAX && isfinite(p[0]) && isfinite(p[1]); j++)
+            if (!isfinite(ti[j]) && (!aa || isfinite(ta[j])) && (!ab || isfinite(tb[j]))) over = i;
     }
+    /* an output's derivative that overflowed: singular where it began (an
+     * overflow that only met zero partials later is gone, rightly) */
+    for (size_t r = 0; over != SIZE_MAX && r < t->nout; r++)
+        for (size_t j = 0; j < k; j++)
+            if (act[t->outs[r]] && !isfinite(T[(size_t)t->outs[r] * k + j])) adi_nondiff_note(&nd, over, AD_SINGULAR);
     ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
     if (e) return e;
     for (size_t r = 0; r < t->nout; r++) {

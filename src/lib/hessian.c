@@ -31,6 +31,7 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
 
     adi_nondiff nd;
     adi_nondiff_init(&nd);
+    size_t first_over = SIZE_MAX;
     for (size_t i = n; i-- > ni + nc;) {
         if (!act[i]) continue;
         const ad_instr c = t->code[i];
@@ -77,8 +78,24 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
                 D[j] += TERM(p[1], G[j]) + (g != 0 ? g * ((aa ? TERM(q[1], Ta[j]) : 0) + TERM(q[2], Tb[j])) : 0);
         }
 #undef TERM
+        /* finite partials, adjoints and tangents whose products
+         * overflowed: singular here (nan from a noted point is not) */
+        int fin = isfinite(g) && isfinite(p[0]) && isfinite(p[1]) && isfinite(q[0]) && isfinite(q[1]) &&
+                  isfinite(q[2]);
+        for (size_t j = 0; j < k && fin; j++)
+            fin = isfinite(G[j]) && (!aa || isfinite(Ta[j])) && (!ab || isfinite(Tb[j]));
+        int over = (aa && !isfinite(adj[c.a])) || (ab && !isfinite(adj[c.b]));
+        for (size_t j = 0; j < k && fin && !over; j++)
+            over = (aa && !isfinite(TA[(size_t)c.a * kk + j])) || (ab && !isfinite(TA[(size_t)c.b * kk + j]));
+        if (fin && over) first_over = i;
     }
     w->has_adj = 1;
+    /* a gradient or H S entry that overflowed: singular where it began */
+    for (size_t i = 0; first_over != SIZE_MAX && i < ni; i++) {
+        int bad = act[i] && !isfinite(adj[i]);
+        for (size_t j = 0; j < k && !bad; j++) bad = act[i] && !isfinite(TA[i * kk + j]);
+        if (bad) adi_nondiff_note(&nd, first_over, AD_SINGULAR_HIGHER);
+    }
     e = adi_nondiff_verdict(t, w, &nd, d);
     if (e) return e;
     for (size_t i = 0; i < ni; i++) {

@@ -54,6 +54,7 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
 
     adi_nondiff nd;
     adi_nondiff_init(&nd);
+    size_t over = SIZE_MAX;
     for (size_t i = n; i-- > ni + nc;) {
         if (!act[i]) continue;
         const ad_instr c = t->code[i];
@@ -71,10 +72,21 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
             p[0] = fabs(p[0]);
             p[1] = fabs(p[1]);
         }   /* it passes nothing on (even where a partial overflowed) */
+        /* finite partials and adjoints whose products overflow: the last
+         * such node (nearest the inputs) is where a gradient that is not
+         * finite at the end appeared (a nan from a kink or singular
+         * partial is the policy's, noted above) */
+        int fin = isfinite(g) && isfinite(p[0]) && isfinite(p[1]) && (!aa || isfinite(adj[c.a])) &&
+                  (!ab || isfinite(adj[c.b]));
         if (aa) adj[c.a] += adi_term(p[0], g);
         if (ab) adj[c.b] += adi_term(p[1], g);
+        if (fin && ((aa && !isfinite(adj[c.a])) || (ab && !isfinite(adj[c.b])))) over = i;
     }
     w->has_adj = 1;
+    /* a gradient that overflowed: singular where it began (the magnitudes
+     * are only a scale; an overflow that only met zero partials is gone) */
+    for (size_t i = 0; !magnitudes && over != SIZE_MAX && i < ni; i++)
+        if (act[i] && !isfinite(adj[i])) adi_nondiff_note(&nd, over, AD_SINGULAR);
     ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
     if (e) return e;
     for (size_t i = 0; i < ni; i++) grad[i] = act[i] ? adj[i] : 0;

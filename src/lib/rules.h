@@ -40,7 +40,13 @@ static inline const char *rule_pow_domain(double a, double b)
  * inf or nan where rule_pow_sing_a flags the point singular.  For b = 0 it
  * is 0 (a^0 is constant), also where a^-1 overflows (a below 2^-1024):
  * 0 * inf would be nan. */
-static inline double rule_pow_da(double a, double b) { return b == 0 ? 0 : b * pow(a, b - 1); }
+static inline double rule_pow_da(double a, double b)
+{
+    if (b == 0) return 0;
+    double p = pow(a, b - 1);
+    /* a^(b-1) overflows where a^b / a does not (a of 1e-160, b near 0) */
+    return isfinite(p) || a == 0 ? b * p : b * pow(a, b) / a;
+}
 /* d/db a^b = a^b ln a for a > 0; 0 at a = 0 (b > 0); undefined for a < 0 */
 static inline double rule_pow_db(double a, double b, double v)
 {
@@ -64,7 +70,9 @@ static inline int rule_pow_sing_b(double a, double b)
 static inline double rule_pow_daa(double a, double b)
 {
     if (b == 1 || b == 0) return 0;
-    return b * (b - 1) * pow(a, b - 2);
+    double p = pow(a, b - 2);
+    /* a^(b-2) overflows where (a^b / a) / a does not */
+    return isfinite(p) || a == 0 ? b * (b - 1) * p : b * (b - 1) * pow(a, b) / a / a;
 }
 static inline double rule_pow_dab(double a, double b)
 {
@@ -117,11 +125,22 @@ static inline double rule_sigmoid(double t)
     return e / (1 + e);
 }
 
-/* sigma'(t) = sigma(t) (1 - sigma(t)) */
+/* sigma'(t) = sigma(t) (1 - sigma(t)) = e / (1 + e)^2 with e = exp(-|t|):
+ * no 1 - sigma(t), which cancels to 0 from t of about 37 */
 static inline double rule_dsigmoid(double t)
 {
-    double s = rule_sigmoid(t);
-    return s * (1 - s);
+    double e = adi_exp(-fabs(t));
+    return e / ((1 + e) * (1 + e));
+}
+
+/* tanh'(x) = 1 - tanh(x)^2 = 4 e / (1 + e)^2 with e = exp(-2|x|): from the
+ * value, (1 - v)(1 + v) cancels once |tanh x| rounds to 1 (|x| > 19),
+ * where the true derivative is a normal double down to |x| of about 354 */
+static inline double rule_dtanh(double x, double v)
+{
+    if (fabs(v) < 0.5) return (1 - v) * (1 + v);
+    double e = adi_exp(-2 * fabs(x));
+    return 4 * e / ((1 + e) * (1 + e));
 }
 
 /* sin(u)/u, and its limit 1 at 0 */
@@ -212,14 +231,16 @@ static inline void adi_op_partials(int op, double a, double b, double v,
         d[0] = d[1] = 0;
         st[0] = st[1] = AD_OK;
     }
-    /* a partial that comes out nan where the value is defined is no
-     * derivative: the rule met 0 * inf, as b a^(b-1) does for a^b with
-     * 0 < a < 1 and b overflowed to inf.  Such a point is singular, like
-     * the points ops.def names, so that no nan is printed as a derivative.
-     * (The block replay sees the nan in the gradient and hands the point
-     * to the engines, which report it.) */
-    if (d[0] != d[0] && st[0] == AD_OK) st[0] = AD_SINGULAR;
-    if (d[1] != d[1] && st[1] == AD_OK) st[1] = AD_SINGULAR;
+    /* a partial that is not finite where the value is defined is no
+     * derivative a double can carry: nan where the rule met 0 * inf (b
+     * a^(b-1) for 0 < a < 1 and b overflowed to inf), inf where it
+     * overflowed (1/x at x = 1e-310, where the true 1e310 is beyond the
+     * doubles).  Such a point is singular, like the points ops.def names,
+     * so that no nan or inf is printed as a derivative.  (The block replay
+     * sees it in the gradient and hands the point to the engines, which
+     * report it.) */
+    if (!isfinite(d[0]) && st[0] == AD_OK) st[0] = AD_SINGULAR;
+    if (!isfinite(d[1]) && st[1] == AD_OK) st[1] = AD_SINGULAR;
 #ifdef AD_TEST_WRONG_RULE
     /* tests/check.am builds a copy of adcalc with one rule off by 0.1%,
      * to see --check catch it; never defined in the real build */

@@ -57,10 +57,13 @@ static void sqrt_series(const double *w, double *y, int K)
     }
 }
 
-/* y = exp(w), y[0] given */
+/* y = exp(w), y[0] given.  Every coefficient is y[0] times a polynomial
+ * in w's: where y[0] is 0 because w[0] is beyond -745 they are 0 too,
+ * also where w's coefficients overflowed (exp(-a^2) for erf at a = 1e200,
+ * where 0 * inf would give nan) */
 static void exp_series(const double *w, double *y, int K)
 {
-    for (int k = 1; k <= K; k++) y[k] = integ(w, y, k);
+    for (int k = 1; k <= K; k++) y[k] = y[0] == 0 ? 0 : integ(w, y, k);
 }
 
 /* y = log(w), y[0] given */
