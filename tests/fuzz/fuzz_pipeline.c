@@ -9,15 +9,22 @@
  * the sanitizers, it checks two invariants: forward and reverse mode agree
  * on the outcome class and, when they succeed, on the value to the bit;
  * and the block replay of batch mode, on the optimised tape at a few
- * points made of awkward values, gives each point's value and gradient to
- * the bit where the scalar engines succeed, and flags every point where
- * they fail (block_check).
+ * points made of awkward values (zeros, subnormals, 1e-310, 1e308, the
+ * edges of exp's and sin's ranges), gives each point's value and gradient
+ * to the bit where the scalar engines succeed, and flags every point where
+ * they fail (block_check); at those points forward mode succeeds where
+ * reverse does, with a gradient within 1e-13 of the terms' magnitudes (or
+ * DBL_MIN, where they are subnormal), and
+ * the Hessian's pass gives reverse's gradient to the bit (engines_check).
  * Build: make fuzz (clang with -fsanitize=fuzzer,address,undefined). */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "adcalc.h"
+#include "work.h"      /* the values of the last sweep (engines_check) */
 #include "options.h"
 #include "results.h"
 #include "report.h"
@@ -77,7 +84,8 @@ static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *va
 static const double awkward[] = {
     0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 1e-300, -1e-300, 1e300, -1e300, 1e-8,
     709.0, 710.0, -745.0, -746.0, 3.2e6, 3294198.0, 3.3e6, 1e7, -1e22, 1.5707963267948966,
-    3.141592653589793, 0.7853981633974483, 100.0, -0.5, 4.9e-324, 1.7976931348623157e308};
+    3.141592653589793, 0.7853981633974483, 100.0, -0.5, 4.9e-324, 1.7976931348623157e308,
+    1e-310, -1e-310, 1e308, -1e308, 2.2250738585072014e-308, 1e-320, 1e154, 1e-154};
 
 static uint64_t mix(uint64_t z)
 {
@@ -94,6 +102,60 @@ static void print_point(const double *x, size_t ni)
     fprintf(stderr, "  at");
     for (size_t i = 0; i < ni; i++) fprintf(stderr, " %s%a", i ? ", " : "", x[i]);
     fprintf(stderr, "\n");
+}
+
+/* forward mode and the gradient of the Hessian's pass against the reverse
+ * gradient g at x (which succeeded): the same outcome; the forward
+ * gradient within 1e-13 of the sum of the terms' magnitudes (the two add
+ * the same terms in other orders), the Hessian's bit for bit (its adjoint
+ * part is the reverse sweep) */
+static void engines_check(const ad_tape *t, ad_work *w, const double *x, size_t ni, const double *g)
+{
+    double gf[16], seeds[16 * 16], mag[16], hg[16], hs[16];
+    unsigned char diff[16];
+    ad_diag d;
+    memset(seeds, 0, sizeof seeds);
+    for (size_t i = 0; i < ni; i++) {
+        diff[i] = 1;
+        seeds[i * ni + i] = 1;
+    }
+    ad_errclass ef = ad_forward(t, w, x, diff, seeds, ni, AD_STRICT, gf, &d);
+    /* tangents that overflow where the adjoints do not (or the reverse,
+     * below): a known limit of double-range derivatives, as above */
+    if (ef == AD_E_DOMAIN && strstr(d.msg, "derivative is infinite or undefined")) return;
+    if (ef) {
+        fprintf(stderr, "engines: forward fails (%s: %s) where reverse succeeds\n", ad_err_tag(ef), d.msg);
+        print_point(x, ni);
+        abort();
+    }
+    if (ad_eval(t, w, x, &d) || ad_reverse_magnitudes(t, w, diff, AD_STRICT, mag, &d)) return;
+    /* a subnormal value on the tape keeps a few bits only, and the two
+     * engines multiply by it at different moments: there they can differ
+     * by far more than 1e-13, both correctly rounded, so no verdict */
+    for (size_t i = 0; i < ad_tape_size(t); i++)
+        if (w->val[i] != 0 && fabs(w->val[i]) < DBL_MIN) return;
+    for (size_t i = 0; i < ni; i++) {
+        double scale = fmax(mag[i], fmax(fabs(g[i]), fabs(gf[i])));
+        /* subnormal results keep fewer bits: there an absolute DBL_MIN */
+        if (fabs(g[i] - gf[i]) <= 1e-13 * scale || fabs(g[i] - gf[i]) <= DBL_MIN || g[i] == gf[i]) continue;
+        /* a product of partials that underflowed to 0 in one order and not
+         * in the other (the terms underflowed too): a known limit of
+         * double-range adjoints and tangents, not reported here (the
+         * closing note of issue 12) */
+        if (mag[i] == 0 && (g[i] == 0 || gf[i] == 0)) continue;
+        fprintf(stderr, "engines: d/dx%zu forward %a, reverse %a (terms %a)\n", i, gf[i], g[i], mag[i]);
+        print_point(x, ni);
+        abort();
+    }
+    double v[16] = {0};
+    v[0] = 1;
+    if (ad_hessian(t, w, x, diff, v, 1, AD_STRICT, hg, hs, &d)) return;   /* a second derivative may not exist */
+    for (size_t i = 0; i < ni; i++)
+        if (memcmp(&hg[i], &g[i], sizeof g[i]) != 0) {
+            fprintf(stderr, "engines: d/dx%zu of the Hessian's pass %a, reverse %a\n", i, hg[i], g[i]);
+            print_point(x, ni);
+            abort();
+        }
 }
 
 static void block_check(const char *expr, const uint8_t *data, size_t size)
@@ -138,6 +200,7 @@ static void block_check(const char *expr, const uint8_t *data, size_t size)
             }
             continue;
         }
+        engines_check(t, w, x + j * ni, ni, g);
         if (fl[j]) continue;   /* flagging is allowed to be cautious */
         double v = ad_value(t, w);
         if (memcmp(&v, &out[j * (ni + 1)], sizeof v) != 0) {
