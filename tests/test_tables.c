@@ -136,7 +136,7 @@ static void check_branch(int op)
             unsigned char st[2];
             if (domain(op, a, b)) continue;
             adi_op_partials(op, a, b, value(op, a, b), d, st);
-            if (st[0] != AD_KINK && st[1] != AD_KINK) continue;
+            if (st[0] != ADI_KINK && st[1] != ADI_KINK) continue;
             kinks++;
             double h = 1e-3 * (fabs(a) + 1);
             if (side(op, a, b) == side(op, a + h, b) && side(op, a, b) == side(op, a - h, b)) bad++;

@@ -13,13 +13,13 @@
 
 /* everything a run holds, freed in one place */
 typedef struct {
-    batch_plan P;
+    cli_batch_plan P;
     FILE *in;
     char *hdr;                /* the header line (the column names point into it) */
     size_t hdrcap;
     const char **vars;        /* the point's variables: the columns, then -at's */
     cli_buf exprs;            /* the expressions as JSON */
-    batch_chunk *ch;
+    cli_batch_chunk *ch;
     size_t nthreads;
 } run;
 
@@ -82,7 +82,7 @@ static int known(const run *r, const cli_nameset *vars, const char *opt, char *c
 /* the plan every row follows: the point is the columns, then -at's values */
 static int plan_rows(run *r)
 {
-    batch_plan *P = &r->P;
+    cli_batch_plan *P = &r->P;
     const cli_options *o = P->o;
     P->nvars = P->ncol + o->at.n;
     P->tail = o->at.values;
@@ -91,14 +91,13 @@ static int plan_rows(run *r)
     for (size_t k = 0; k < P->ncol; k++) r->vars[k] = P->colnames[k];
     for (size_t k = 0; k < o->at.n; k++) r->vars[P->ncol + k] = o->at.names[k];
     ad_request rq;
-    cli_request(o, &rq);
+    cli_request(o, 0, &rq);
     rq.vars = r->vars;
     rq.nvars = P->nvars;
     if (!o->nwrt) {
         rq.cols = (const char *const *)P->colnames;
         rq.ncols = P->ncol;
     }
-    rq.grad = o->grad || o->jacobian || o->hessian;
     rq.many = 1;
     ad_diag d;
     size_t i;
@@ -129,7 +128,7 @@ static int plan_rows(run *r)
 /* the columns: --vars, or the header line */
 static int columns(run *r, long *hline, char **first)
 {
-    batch_plan *P = &r->P;
+    cli_batch_plan *P = &r->P;
     const cli_options *o = P->o;
     P->name = strcmp(o->points, "-") == 0 ? "<stdin>" : o->points;
     r->in = strcmp(o->points, "-") == 0 ? stdin : fopen(o->points, "rb");
@@ -170,7 +169,7 @@ static int rows(run *r, long hline, char *first)
         cli_buf_free(&b);
         if (bad) return out_of_memory(o);
     }
-    batch_reader R = {&r->P, r->in, o->binary ? 1 : hline + (o->nvars ? 0 : 1), NULL, 0, 0};
+    cli_batch_reader R = {&r->P, r->in, o->binary ? 1 : hline + (o->nvars ? 0 : 1), NULL, 0, 0};
     if (first) {
         /* with --vars the first line read is data */
         R.carrylen = strlen(first);
@@ -180,7 +179,7 @@ static int rows(run *r, long hline, char *first)
         R.carry[R.carrylen++] = '\n';
         R.next = hline;
     }
-    batch_writer W = {&r->P, 0, 0, 0, 0, isatty(2), 0, 0};
+    cli_batch_writer W = {&r->P, 0, 0, 0, 0, isatty(2), 0, 0};
     int nomem = cli_batch_pipe(&R, &W, r->ch, r->nthreads);
     free(R.carry);
     if (W.write_err) errno = W.write_err;   /* for main's "cannot write output" */

@@ -7,7 +7,7 @@
  * batch_read.c reads the header and the input in chunks of whole lines or
  * binary rows; batch_rows.c computes and formats the rows of a chunk (the
  * block replay, and the derivation step for what the block does not
- * finish); cli_batch_pipe.c runs chunks on -j threads and writes them in
+ * finish); batch_pipe.c runs chunks on -j threads and writes them in
  * order.  Rows are independent (row in, row out), so the input can be
  * split and the outputs concatenated (parallel --pipe, xargs, streaming
  * jobs). */
@@ -22,8 +22,8 @@
 /* runs batch mode; returns the exit status */
 int cli_batch(const cli_options *o);
 
-#define BATCH_CHUNK_BYTES (1 << 20)   /* text read per chunk */
-#define BATCH_CHUNK_ROWS 8192         /* binary rows per chunk */
+#define CLI_BATCH_CHUNK_BYTES (1 << 20)   /* text read per chunk */
+#define CLI_BATCH_CHUNK_ROWS 8192         /* binary rows per chunk */
 
 /* what every row computes, fixed before the first row */
 typedef struct {
@@ -39,24 +39,24 @@ typedef struct {
     const char *name;         /* the input's name for diagnostics */
     const char *exprs_json;   /* the expressions as a JSON value */
     int blocks;               /* rows go through the block replay */
-} batch_plan;
+} cli_batch_plan;
 
 /* a row that failed */
 typedef struct {
     long line;
     ad_errclass cls;
-    char msg[480];
-} batch_err;
+    char msg[1200];           /* the message, the source's name and position */
+} cli_batch_err;
 
 /* one chunk of input, what became of it, and the workspace of the thread
  * computing it (kept across chunks) */
 typedef struct {
-    const batch_plan *P;
+    const cli_batch_plan *P;
     char *in;                 /* text: whole lines; binary: rows of doubles */
     size_t inlen, incap;
     long first_line;          /* line (or row) number of its first row */
     cli_buf out;              /* the formatted output */
-    batch_err *err;           /* errors, in order */
+    cli_batch_err *err;           /* errors, in order */
     size_t nerr, errcap;
     int stopped;              /* --on-error stop hit an error here */
     size_t cut;               /* binary: bytes of a last row cut short */
@@ -65,56 +65,55 @@ typedef struct {
     ad_work *w;
     double *point;            /* one point: nvars numbers */
     double *res;              /* one result row: width numbers */
-    ad_check_item *items;
     /* the block replay: rows waiting, their lines, results and flags */
     ad_block *bk;
     size_t B, pending;
     double *brows, *bout;
     long *bline;
     unsigned char *bflag;
-} batch_chunk;
+} cli_batch_chunk;
 
-int cli_batch_chunk_init(batch_chunk *c, const batch_plan *P);
-void cli_batch_chunk_free(batch_chunk *c);
+int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P);
+void cli_batch_chunk_free(cli_batch_chunk *c);
 /* computes and formats the rows of the chunk read into c (batch_rows.c) */
-void cli_batch_run_chunk(batch_chunk *c);
+void cli_batch_run_chunk(cli_batch_chunk *c);
 
 /* where reading is (batch_read.c): the next chunk's first line number,
  * and the partial last line of the chunk before (text) */
 typedef struct {
-    const batch_plan *P;
+    const cli_batch_plan *P;
     FILE *in;
     long next;
     char *carry;
     size_t carrylen;
     int eof;
-} batch_reader;
+} cli_batch_reader;
 
 /* reads the next chunk into c; -1 when out of memory.  A read that fails
  * ends the input: what was read before it is the chunk, and c->read_err
  * says why (reported once the chunk is written). */
-int cli_batch_read_chunk(batch_reader *R, batch_chunk *c);
+int cli_batch_read_chunk(cli_batch_reader *R, cli_batch_chunk *c);
 /* the header: the columns from the first line that is neither blank nor
  * a comment (or from --vars), and the separator; *hline is the lines it
  * read, *first with --vars the first data line (kept); the exit status of
  * an error it reported, else 0 */
-int cli_batch_read_header(batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first);
+int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first);
 /* the numbers of one text line into cols; -1 with a message on a bad row */
-int cli_batch_parse_line(const batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn);
+int cli_batch_parse_line(const cli_batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn);
 
-/* what has been written (cli_batch_pipe.c): the first error's status, a stop */
+/* what has been written (batch_pipe.c): the first error's status, a stop */
 typedef struct {
-    const batch_plan *P;
+    const cli_batch_plan *P;
     int status, stop;
     int write_err;            /* the errno of a write that failed */
     long rows_done;
     int progress;
     double t0;
     long last_report;
-} batch_writer;
+} cli_batch_writer;
 
 /* reads, computes and writes every chunk on nthreads threads (the chunks
  * and their order are the same for any number): 1 when out of memory */
-int cli_batch_pipe(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads);
+int cli_batch_pipe(cli_batch_reader *R, cli_batch_writer *W, cli_batch_chunk *ch, size_t nthreads);
 
 #endif

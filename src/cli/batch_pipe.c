@@ -1,8 +1,11 @@
-/* cli_batch_pipe.c - chunks through threads: with -j N, N threads each read
- * the next chunk, compute it with their own workspace on the one shared
- * read-only tape and plan, and write it when the chunks before it are
- * written, so reading and writing overlap the computing and the output is
- * in input order, the same for every N.  Also the progress line. */
+/* batch_pipe.c - chunks through threads: with -j N, up to N threads each
+ * read the next chunk, compute it with their own workspace on the one
+ * shared read-only tape and plan, and write it when the chunks before it
+ * are written, so reading and writing overlap the computing and the
+ * output is in input order, the same for every N.  A thread starts the
+ * next one (which sets up its own workspace) only once it has taken a
+ * chunk and input remains, so a small input costs one thread whatever N
+ * is.  Also the progress line. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,7 +22,7 @@ static double now(void)
 }
 
 /* writes a computed chunk: its rows to stdout, its errors to stderr */
-static void write_chunk(batch_writer *W, batch_chunk *c)
+static void write_chunk(cli_batch_writer *W, cli_batch_chunk *c)
 {
     const cli_options *o = W->P->o;
     if (c->out.nomem) {
@@ -36,7 +39,7 @@ static void write_chunk(batch_writer *W, batch_chunk *c)
         W->stop = 1;
     }
     for (size_t q = 0; q < c->nerr; q++) {
-        const batch_err *r = &c->err[q];
+        const cli_batch_err *r = &c->err[q];
         cli_error(o, &(cli_where){.file = W->P->name, .line = r->line, .row = o->binary}, r->cls, "%s", r->msg);
         if (!W->status || r->cls == AD_E_IO) W->status = cli_exit_code(r->cls);   /* out of memory wins */
     }
@@ -56,7 +59,7 @@ static void write_chunk(batch_writer *W, batch_chunk *c)
 }
 
 /* -j 1: read, compute, write, chunk after chunk; 1 when out of memory */
-static int run_serial(batch_reader *R, batch_writer *W, batch_chunk *c)
+static int run_serial(cli_batch_reader *R, cli_batch_writer *W, cli_batch_chunk *c)
 {
     if (!c->P && cli_batch_chunk_init(c, W->P) < 0) return 1;
     while (!R->eof && !W->stop) {
@@ -69,9 +72,9 @@ static int run_serial(batch_reader *R, batch_writer *W, batch_chunk *c)
 
 /* what the threads share */
 typedef struct {
-    batch_reader *R;
-    batch_writer *W;
-    batch_chunk *ch;          /* one per thread, set up by the thread itself */
+    cli_batch_reader *R;
+    cli_batch_writer *W;
+    cli_batch_chunk *ch;          /* one per thread, set up by the thread itself */
     size_t nthreads, started;
     pthread_t *tid;
     struct worker *workers;
@@ -102,7 +105,7 @@ static void *work(void *arg)
 {
     worker *self = arg;
     pipeline *pl = self->pl;
-    batch_chunk *c = &pl->ch[self->k];
+    cli_batch_chunk *c = &pl->ch[self->k];
     int ready = c->P != NULL || cli_batch_chunk_init(c, pl->W->P) == 0;
     for (;;) {
         pthread_mutex_lock(&pl->mu);
@@ -130,7 +133,7 @@ static void *work(void *arg)
     return NULL;
 }
 
-static int run_threads(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads)
+static int run_threads(cli_batch_reader *R, cli_batch_writer *W, cli_batch_chunk *ch, size_t nthreads)
 {
     pipeline pl = {R, W, ch, nthreads, 1, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
     pl.tid = malloc(nthreads * sizeof *pl.tid);
@@ -153,7 +156,7 @@ static int run_threads(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t
     return pl.nomem;
 }
 
-int cli_batch_pipe(batch_reader *R, batch_writer *W, batch_chunk *ch, size_t nthreads)
+int cli_batch_pipe(cli_batch_reader *R, cli_batch_writer *W, cli_batch_chunk *ch, size_t nthreads)
 {
     W->t0 = now();
     int nomem = nthreads > 1 ? run_threads(R, W, ch, nthreads) : run_serial(R, W, ch);

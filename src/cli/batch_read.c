@@ -11,14 +11,6 @@
 
 /* ---- the header ---- */
 
-static int is_ident(const char *s, size_t n)
-{
-    if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
-    for (size_t i = 1; i < n; i++)
-        if (!(isalnum((unsigned char)s[i]) || s[i] == '_')) return 0;
-    return 1;
-}
-
 static int name_char(char c) { return c && c != ',' && c != ' ' && c != '\t' && c != '\r'; }
 
 /* the next line of f (without its newline) into *buf; -1 at the end, -2
@@ -34,18 +26,18 @@ static long next_line(FILE *f, char **buf, size_t *cap)
 }
 
 /* an error in the header line: its exit status */
-static int header_error(const batch_plan *P, long hline, ad_errclass cls, const char *msg)
+static int header_error(const cli_batch_plan *P, long hline, ad_errclass cls, const char *msg)
 {
     cli_error(P->o, &(cli_where){.file = P->name, .line = hline}, cls, "%s", msg);
     return cli_exit_code(cls);
 }
 
 /* one column name b[0..len) of the header, checked */
-static int header_name(batch_plan *P, long hline, const char *b, size_t len)
+static int header_name(cli_batch_plan *P, long hline, const char *b, size_t len)
 {
     const cli_options *o = P->o;
     char msg[300];
-    if (!is_ident(b, len) || ad_reserved(b, len)) {
+    if (!cli_is_name(b, len) || ad_reserved(b, len)) {
         snprintf(msg, sizeof msg, "header column %zu: '%.60s' is not a variable name (the first line names the "
                                   "columns; or give --vars)", P->ncol + 1, b);
         return header_error(P, hline, AD_E_SYNTAX, msg);
@@ -56,7 +48,7 @@ static int header_name(batch_plan *P, long hline, const char *b, size_t len)
 
 /* a column named twice, or also given by -at: the exit status of the
  * error (n log n, for headers of 10^5 columns) */
-static int header_unique(batch_plan *P, long hline)
+static int header_unique(cli_batch_plan *P, long hline)
 {
     const cli_options *o = P->o;
     char msg[300];
@@ -81,7 +73,7 @@ static int header_unique(batch_plan *P, long hline)
 }
 
 /* splits the header hdr (NUL-terminated in place) into column names */
-static int header_names(batch_plan *P, char *hdr, long hline)
+static int header_names(cli_batch_plan *P, char *hdr, long hline)
 {
     size_t cap = 0;
     char *s = hdr;
@@ -117,7 +109,7 @@ static int header_names(batch_plan *P, char *hdr, long hline)
     return header_unique(P, hline);
 }
 
-int cli_batch_read_header(batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first)
+int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first)
 {
     const cli_options *o = P->o;
     *first = NULL;
@@ -173,7 +165,7 @@ static int blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
 
 /* With a comma or tab separator, blanks may surround a value but not
  * separate two; with blanks, any run of them separates. */
-int cli_batch_parse_line(const batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn)
+int cli_batch_parse_line(const cli_batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn)
 {
     const char sep = P->sep;
     size_t k = 0, i = 0;
@@ -225,11 +217,11 @@ int cli_batch_parse_line(const batch_plan *P, const char *s, size_t n, double *c
 
 /* ---- chunks ---- */
 
-static int read_binary(batch_reader *R, batch_chunk *c)
+static int read_binary(cli_batch_reader *R, cli_batch_chunk *c)
 {
-    /* about a text chunk's bytes of rows, up to BATCH_CHUNK_ROWS of them */
-    size_t rowbytes = R->P->ncol * sizeof(double), rows = BATCH_CHUNK_BYTES / rowbytes;
-    size_t want = rowbytes * (rows < 1 ? 1 : rows > BATCH_CHUNK_ROWS ? BATCH_CHUNK_ROWS : rows);
+    /* about a text chunk's bytes of rows, up to CLI_BATCH_CHUNK_ROWS of them */
+    size_t rowbytes = R->P->ncol * sizeof(double), rows = CLI_BATCH_CHUNK_BYTES / rowbytes;
+    size_t want = rowbytes * (rows < 1 ? 1 : rows > CLI_BATCH_CHUNK_ROWS ? CLI_BATCH_CHUNK_ROWS : rows);
     if (c->incap < want) {
         char *nb = realloc(c->in, want);
         if (!nb) return -1;
@@ -272,10 +264,10 @@ static int read_long_line(FILE *in, char **buf, size_t *len, size_t *cap, int *e
     return 0;
 }
 
-/* text: whole lines, about BATCH_CHUNK_BYTES */
-static int read_text(batch_reader *R, batch_chunk *c)
+/* text: whole lines, about CLI_BATCH_CHUNK_BYTES */
+static int read_text(cli_batch_reader *R, cli_batch_chunk *c)
 {
-    size_t cap = BATCH_CHUNK_BYTES + R->carrylen + 1;
+    size_t cap = CLI_BATCH_CHUNK_BYTES + R->carrylen + 1;
     char *buf = malloc(cap);
     if (!buf) return -1;
     if (R->carrylen) memcpy(buf, R->carry, R->carrylen);
@@ -320,7 +312,7 @@ static int read_text(batch_reader *R, batch_chunk *c)
     return 0;
 }
 
-int cli_batch_read_chunk(batch_reader *R, batch_chunk *c)
+int cli_batch_read_chunk(cli_batch_reader *R, cli_batch_chunk *c)
 {
     c->out.len = c->nerr = c->rows = c->cut = 0;
     c->stopped = c->read_err = 0;

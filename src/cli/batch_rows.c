@@ -11,11 +11,11 @@
 #include "report.h"
 #include "results.h"
 
-static void add_err(batch_chunk *c, long line, ad_errclass cls, const char *msg)
+static void add_err(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg)
 {
     if (c->nerr == c->errcap) {
         size_t nc = c->errcap ? 2 * c->errcap : 16;
-        batch_err *ne = realloc(c->err, nc * sizeof *ne);
+        cli_batch_err *ne = realloc(c->err, nc * sizeof *ne);
         if (!ne) {
             /* no room to keep the message: the chunk says out of memory */
             c->out.nomem = 1;
@@ -25,16 +25,16 @@ static void add_err(batch_chunk *c, long line, ad_errclass cls, const char *msg)
         c->err = ne;
         c->errcap = nc;
     }
-    batch_err *e = &c->err[c->nerr++];
+    cli_batch_err *e = &c->err[c->nerr++];
     e->line = line;
     e->cls = cls;
     snprintf(e->msg, sizeof e->msg, "%s", msg);
 }
 
 /* one result row, as text, JSON or binary */
-static void format_row(batch_chunk *c, const double *res, long line)
+static void format_row(cli_batch_chunk *c, const double *res, long line)
 {
-    const batch_plan *P = c->P;
+    const cli_batch_plan *P = c->P;
     const cli_options *o = P->o;
     if (o->binary) {
         cli_buf_put(&c->out, res, P->L->width * sizeof *res);
@@ -46,7 +46,7 @@ static void format_row(batch_chunk *c, const double *res, long line)
     }
 }
 
-static void emit(batch_chunk *c, const double *res, long line)
+static void emit(cli_batch_chunk *c, const double *res, long line)
 {
     c->rows++;
     format_row(c, res, line);
@@ -54,7 +54,7 @@ static void emit(batch_chunk *c, const double *res, long line)
 
 /* one row failed: record it, and emit its marked row; out of memory
  * stops the run whatever --on-error says */
-static void row_failed(batch_chunk *c, long line, ad_errclass cls, const char *msg)
+static void row_failed(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg)
 {
     const cli_options *o = c->P->o;
     add_err(c, line, cls, msg);
@@ -67,19 +67,19 @@ static void row_failed(batch_chunk *c, long line, ad_errclass cls, const char *m
 }
 
 /* a row through the derivation step: cols are its ncol numbers */
-static void eval_row(batch_chunk *c, const double *cols, long line)
+static void eval_row(cli_batch_chunk *c, const double *cols, long line)
 {
-    const batch_plan *P = c->P;
+    const cli_batch_plan *P = c->P;
     ad_diag d;
     if (cols != c->point) memcpy(c->point, cols, P->ncol * sizeof *cols);
     ad_errclass e = ad_derive(P->plan, c->w, c->point, c->res, NULL, &d);
     if (e) {
-        char msg[480], text[600];
+        char msg[sizeof c->err->msg], text[600];
         cli_message(&d, text, sizeof text);
         if (d.line > 0)
-            snprintf(msg, sizeof msg, "%.400s (at %.60s:%d:%d)", text, P->o->src[d.src].name, d.line, d.col);
+            snprintf(msg, sizeof msg, "%s (at %s:%d:%d)", text, P->o->src[d.src].name, d.line, d.col);
         else
-            snprintf(msg, sizeof msg, "%.470s", text);
+            snprintf(msg, sizeof msg, "%s", text);
         row_failed(c, line, e, msg);
         return;
     }
@@ -88,9 +88,9 @@ static void eval_row(batch_chunk *c, const double *cols, long line)
 
 /* runs the rows waiting in the block, then emits them in order; a row the
  * block flagged goes through the derivation step instead */
-static void flush_block(batch_chunk *c)
+static void flush_block(cli_batch_chunk *c)
 {
-    const batch_plan *P = c->P;
+    const cli_batch_plan *P = c->P;
     size_t np = c->pending;
     if (!np) return;
     c->pending = 0;
@@ -106,7 +106,7 @@ static void flush_block(batch_chunk *c)
 }
 
 /* a row for the block (or, without it, the derivation step right away) */
-static void add_row(batch_chunk *c, const double *cols, long line)
+static void add_row(cli_batch_chunk *c, const double *cols, long line)
 {
     if (!c->bk) {
         eval_row(c, cols, line);
@@ -147,9 +147,9 @@ static size_t finite_rows(const char *in, size_t np, size_t ncol)
  * (eval_row, which writes its row, a nan row or nothing in the same
  * place), and the rows after it move up behind it.  Returns how many rows
  * it took. */
-static size_t binary_rows(batch_chunk *c, size_t r, size_t avail)
+static size_t binary_rows(cli_batch_chunk *c, size_t r, size_t avail)
 {
-    const batch_plan *P = c->P;
+    const cli_batch_plan *P = c->P;
     const size_t ncol = P->ncol, rowbytes = ncol * sizeof(double), W = P->L->width * sizeof(double);
     size_t taken = 0;
     while (taken < avail && !c->stopped) {
@@ -183,27 +183,25 @@ static size_t binary_rows(batch_chunk *c, size_t r, size_t avail)
     return taken;
 }
 
-static void run_binary(batch_chunk *c)
+static void run_binary(cli_batch_chunk *c)
 {
-    const batch_plan *P = c->P;
+    const cli_batch_plan *P = c->P;
     size_t rowbytes = P->ncol * sizeof(double), nrows = c->inlen / rowbytes;
-    for (size_t r = 0; r < nrows && !c->stopped; r++) {
-        if (c->bk) {
-            size_t done = binary_rows(c, r, nrows - r);
-            r += done;
-            if (done || c->stopped || r >= nrows) {
-                r--;   /* the loop's r++ */
-                continue;
-            }
-        }
+    size_t r = 0;
+    while (r < nrows && !c->stopped) {
+        /* the block takes the rows up to the next one it cannot */
+        size_t done = c->bk ? binary_rows(c, r, nrows - r) : 0;
+        r += done;
+        if (done || c->stopped || r >= nrows) continue;
         /* a row with a value that is not finite, or no block */
         memcpy(c->point, c->in + r * rowbytes, rowbytes);
         if (!all_finite((const char *)c->point, P->ncol)) {
             flush_block(c);
             if (!c->stopped) row_failed(c, c->first_line + (long)r, AD_E_SYNTAX, "a value that is not a finite number");
-            continue;
+        } else {
+            add_row(c, c->point, c->first_line + (long)r);
         }
-        add_row(c, c->point, c->first_line + (long)r);
+        r++;
     }
     if (!c->stopped) flush_block(c);
     if (c->cut && !c->stopped) {
@@ -213,9 +211,9 @@ static void run_binary(batch_chunk *c)
     }
 }
 
-static void run_text(batch_chunk *c)
+static void run_text(cli_batch_chunk *c)
 {
-    const batch_plan *P = c->P;
+    const cli_batch_plan *P = c->P;
     long line = c->first_line;
     const char *s = c->in, *end = c->in + c->inlen;
     while (s < end && !c->stopped) {
@@ -241,14 +239,14 @@ static void run_text(batch_chunk *c)
     if (!c->stopped) flush_block(c);
 }
 
-void cli_batch_run_chunk(batch_chunk *c)
+void cli_batch_run_chunk(cli_batch_chunk *c)
 {
     if (c->P->o->binary) run_binary(c);
     else run_text(c);
     c->pending = 0;
 }
 
-int cli_batch_chunk_init(batch_chunk *c, const batch_plan *P)
+int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P)
 {
     memset(c, 0, sizeof *c);
     c->P = P;
@@ -258,7 +256,7 @@ int cli_batch_chunk_init(batch_chunk *c, const batch_plan *P)
     c->res = malloc(width * sizeof *c->res);
     if (!c->w || !c->point || !c->res) return -1;
     /* the point's last numbers are -at's: the same for every row */
-    memcpy(c->point + P->ncol, P->tail, (P->nvars - P->ncol) * sizeof *c->point);
+    if (P->nvars > P->ncol) memcpy(c->point + P->ncol, P->tail, (P->nvars - P->ncol) * sizeof *c->point);
     if (P->blocks) {
         c->B = ad_block_width(P->t);
         c->bk = ad_block_new();
@@ -271,7 +269,7 @@ int cli_batch_chunk_init(batch_chunk *c, const batch_plan *P)
     return 0;
 }
 
-void cli_batch_chunk_free(batch_chunk *c)
+void cli_batch_chunk_free(cli_batch_chunk *c)
 {
     free(c->in);
     cli_buf_free(&c->out);
@@ -279,7 +277,6 @@ void cli_batch_chunk_free(batch_chunk *c)
     ad_work_free(c->w);
     free(c->point);
     free(c->res);
-    free(c->items);
     ad_block_free(c->bk);
     free(c->brows);
     free(c->bout);

@@ -117,7 +117,7 @@ int cli_parse_number(const char *s, size_t len, double *out, const char **why)
     return 0;
 }
 
-static int is_ident(const char *s, size_t n)
+int cli_is_name(const char *s, size_t n)
 {
     if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
         return 0;
@@ -141,7 +141,7 @@ static ad_errclass check_name(const char *o, const char *s, size_t n, ad_diag *d
     char q[80];
     snprintf(q, sizeof q, "%.*s", (int)(n > 60 ? 60 : n), s);
     if (n > 60) strcat(q, "...");
-    if (!is_ident(s, n))
+    if (!cli_is_name(s, n))
         return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is not a variable name", o, q);
     int r = ad_reserved(s, n);
     if (r == AD_RESERVED_CONSTANT)
@@ -301,6 +301,15 @@ static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
 
 /* ---- storing what each option says ---- */
 
+/* what the words of options.def stand for, in their order there */
+static const ad_mode modes[] = {AD_MODE_FORWARD, AD_MODE_REVERSE, AD_MODE_AUTO};   /* forward|reverse|auto */
+static const ad_policy policies[] = {AD_STRICT, AD_ZERO_SUBGRAD};                 /* strict|zero-subgrad */
+static const cli_format formats[] = {CLI_FMT_TEXT, CLI_FMT_JSON};                  /* text|json */
+static const int on_errors[] = {CLI_ON_ERROR_STOP, CLI_ON_ERROR_SKIP, CLI_ON_ERROR_NAN};   /* stop|skip|nan */
+static const ad_dump_format dumps[] = {AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON, AD_DUMP_DOT}; /* text|tsv|json|dot */
+/* the sets of options of the rules are bits of a uint64_t */
+_Static_assert(CLI_OPT_COUNT <= 64, "options.def has more options than a rule's set holds");
+
 /* the value of an option read by its kind: number, index of a word, or text */
 typedef struct {
     const char *text;
@@ -320,11 +329,11 @@ static ad_errclass again(cli_options *o, int id, const char *typed, long num, do
     case CLI_OPT_MAX_NODES: same = o->max_nodes == num; break;
     case CLI_OPT_JOBS: same = o->jobs == num; break;
     case CLI_OPT_PRECISION: same = o->precision == num; break;
-    case CLI_OPT_MODE: same = (long)o->mode == num + 1; break;
-    case CLI_OPT_NONDIFF: same = (long)o->policy == num; break;
-    case CLI_OPT_FORMAT: same = (long)o->format == num; break;
-    case CLI_OPT_ON_ERROR: same = o->on_error == num; break;
-    case CLI_OPT_DUMP_TAPE: same = (long)o->dumpfmt == num; break;
+    case CLI_OPT_MODE: same = o->mode == modes[num]; break;
+    case CLI_OPT_NONDIFF: same = o->policy == policies[num]; break;
+    case CLI_OPT_FORMAT: same = o->format == formats[num]; break;
+    case CLI_OPT_ON_ERROR: same = o->on_error == on_errors[num]; break;
+    case CLI_OPT_DUMP_TAPE: same = o->dumpfmt == dumps[num]; break;
     case CLI_OPT_STEP_SCALE: same = o->step_scale == real; break;
     case CLI_OPT_RTOL: same = o->rtol == real; break;
     case CLI_OPT_ATOL: same = o->atol == real; break;
@@ -361,11 +370,11 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_MAX_NODES: o->max_nodes = v->num; break;
     case CLI_OPT_JOBS: o->jobs = (int)v->num; break;
     case CLI_OPT_PRECISION: o->precision = (int)v->num; break;
-    case CLI_OPT_MODE: o->mode = (ad_mode)(v->num + 1); break;
-    case CLI_OPT_NONDIFF: o->policy = (ad_policy)v->num; break;
-    case CLI_OPT_FORMAT: o->format = (cli_format)v->num; break;
-    case CLI_OPT_ON_ERROR: o->on_error = (int)v->num; break;
-    case CLI_OPT_DUMP_TAPE: o->dump = 1; o->dumpfmt = (ad_dump_format)v->num; break;
+    case CLI_OPT_MODE: o->mode = modes[v->num]; break;
+    case CLI_OPT_NONDIFF: o->policy = policies[v->num]; break;
+    case CLI_OPT_FORMAT: o->format = formats[v->num]; break;
+    case CLI_OPT_ON_ERROR: o->on_error = on_errors[v->num]; break;
+    case CLI_OPT_DUMP_TAPE: o->dump = 1; o->dumpfmt = dumps[v->num]; break;
     case CLI_OPT_STEP_SCALE: o->step_scale = v->real; break;
     case CLI_OPT_RTOL: o->rtol = v->real; break;
     case CLI_OPT_ATOL: o->atol = v->real; break;
@@ -665,7 +674,7 @@ void cli_options_free(cli_options *o)
     free(o->vars);
 }
 
-void cli_request(const cli_options *o, ad_request *rq)
+void cli_request(const cli_options *o, int joint, ad_request *rq)
 {
     memset(rq, 0, sizeof *rq);
     rq->vars = (const char *const *)o->at.names;
@@ -676,7 +685,9 @@ void cli_request(const cli_options *o, ad_request *rq)
     rq->seed = o->seed.values;
     rq->nseed = o->seed.n;
     rq->weights = o->adjoint;
-    rq->grad = o->grad || o->jacobian;
+    /* the outputs of one tape have a Jacobian only when asked; --grad
+     * (or --wrt) and, in batch mode, --jacobian ask for first derivatives */
+    rq->grad = joint ? o->jacobian : o->grad || o->jacobian;
     rq->jacobian = o->jacobian;
     rq->hessian = o->hessian;
     rq->order = o->order;

@@ -92,11 +92,15 @@ void cli_options_free(cli_options *o);
  * a name may be given once) */
 ad_errclass cli_add_bindings(const char *opt, const char *arg, cli_bindings *b, ad_diag *d);
 
+/* 1 when s[0..n) is a name: a letter or '_', then letters, digits, '_' */
+int cli_is_name(const char *s, size_t n);
+
 /* strict decimal number: [+-]digits[.digits][e[+-]digits]; 0 on success */
 int cli_parse_number(const char *s, size_t len, double *out, const char **why);
 
 /* the request the options make for an engine plan: the point's variables
- * are the -at names, the columns --wrt or the -at names */
-void cli_request(const cli_options *o, ad_request *rq);
+ * are the -at names, the columns --wrt or the -at names; joint: the
+ * outputs of one tape (--jacobian, --adjoint at a point) */
+void cli_request(const cli_options *o, int joint, ad_request *rq);
 
 #endif

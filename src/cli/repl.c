@@ -175,7 +175,7 @@ static int command(session *S, const char *line)
             command_error(S, ":tape: no expression evaluated yet%s%s", "", "");
             return 0;
         }
-        ad_dump(stdout, S->last, S->lastw, NULL, S->o.policy, ad_work_has_adjoints(S->lastw), AD_DUMP_TEXT,
+        ad_dump(stdout, S->last, S->lastw, S->o.policy, AD_DUMP_TEXT,
                 S->lastsrc ? S->lastsrc : "", S->lastsrclen);
         return 0;
     }
@@ -214,16 +214,7 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
         /* JSON's "expr" is the statement, not the session before it */
         cli_source shown = {.name = src.name, .src = prog + S->len, .len = len - S->len};
         cli_buf b = {0};
-        if (S->o.format == CLI_FMT_JSON) {
-            cli_buf ex = {0};
-            cli_json_exprs(&ex, &shown, 1, 0);
-            cli_buf_putc(&ex, 0);
-            if (!ex.nomem) cli_print_json(&b, &S->o, ex.p, 0, 0, &pt.answer);
-            b.nomem |= ex.nomem;
-            cli_buf_free(&ex);
-        } else {
-            cli_print_text(&b, &S->o, &shown, &pt.answer, 0);
-        }
+        cli_print_answer(&b, &S->o, &shown, 1, 0, 0, &pt.answer);
         if (b.nomem) {
             cli_error(&S->o, NULL, AD_E_IO, "out of memory");
             fail(S, AD_E_IO);

@@ -123,10 +123,9 @@ static void text(cli_buf *b, const cli_where *at, const ad_diag *d, const char *
         cli_buf_printf(b, "error: %s [%s]\n", msg, tag);
 }
 
-void cli_report(const cli_options *o, const cli_where *at, const ad_diag *d)
+/* prints the diagnostic of class and position d with message msg */
+static void report(const cli_options *o, const cli_where *at, const ad_diag *d, const char *msg)
 {
-    char msg[600];
-    cli_message(d, msg, sizeof msg);
     char storage[4096];
     cli_buf b;
     cli_buf_lend(&b, storage, sizeof storage);
@@ -141,14 +140,21 @@ void cli_report(const cli_options *o, const cli_where *at, const ad_diag *d)
     cli_buf_free(&b);
 }
 
+void cli_report(const cli_options *o, const cli_where *at, const ad_diag *d)
+{
+    char msg[600];
+    report(o, at, d, cli_message(d, msg, sizeof msg));
+}
+
 void cli_error(const cli_options *o, const cli_where *at, ad_errclass cls, const char *fmt, ...)
 {
     ad_diag d;
     memset(&d, 0, sizeof d);
     d.cls = cls;
+    char msg[1600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d.msg, sizeof d.msg, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    cli_report(o, at, &d);
+    report(o, at, &d, msg);
 }

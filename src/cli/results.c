@@ -391,6 +391,23 @@ void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a)
     }
 }
 
+void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
+                      const cli_answer *a)
+{
+    if (o->format == CLI_FMT_JSON) {
+        cli_buf ex = {0};
+        cli_json_exprs(&ex, src, n, joint);
+        cli_buf_putc(&ex, 0);
+        if (!ex.nomem) cli_print_json(b, o, ex.p, joint, 0, a);
+        b->nomem |= ex.nomem;
+        cli_buf_free(&ex);
+    } else if (joint) {
+        cli_print_joint_text(b, o, a);
+    } else {
+        cli_print_text(b, o, src, a, several);
+    }
+}
+
 /* ---- batch rows ---- */
 
 void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec)

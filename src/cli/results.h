@@ -27,6 +27,11 @@ void cli_json_exprs(cli_buf *b, const cli_source *src, size_t n, int joint);
  * "line" (batch rows) */
 void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joint, long line,
                     const cli_answer *a);
+/* an answer as o->format asks: JSON of the n sources (their outputs on one
+ * tape when joint), the joint text, or one expression's text (headed by
+ * it when several) */
+void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
+                      const cli_answer *a);
 /* a batch row: the numbers separated by sep; the header row names them */
 void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec);
 void cli_print_header(cli_buf *b, const ad_plan *p, char sep);

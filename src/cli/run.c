@@ -85,8 +85,7 @@ ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, 
     if (!e) e = cli_prepare(o, t, d);
     if (e) return e;
     ad_request rq;
-    cli_request(o, &rq);
-    if (n > 1 || o->jacobian || o->adjoint) rq.grad = o->jacobian;   /* several outputs: the Jacobian only if asked */
+    cli_request(o, n > 1 || o->jacobian || o->adjoint, &rq);
     size_t i;
     if ((e = ad_plan_new(t, &rq, &pt->plan, &i, d))) return e == AD_E_NAME ? unbound(t, i, d) : e;
     const ad_layout *L = ad_plan_layout(pt->plan);
@@ -106,21 +105,10 @@ static int show(const cli_options *o, const cli_source *s, const ad_tape *t, con
 {
     int checked = pt->chk.failed ? CLI_EXIT_CHECK_FAILED : 0;
     if (o->dump)
-        return ad_dump(stdout, t, w, NULL, o->policy, ad_work_has_adjoints(w), o->dumpfmt, s->src, s->len) < 0 ? -1
+        return ad_dump(stdout, t, w, o->policy, o->dumpfmt, s->src, s->len) < 0 ? -1
                                                                                                           : checked;
     cli_buf b = {0};
-    if (o->format == CLI_FMT_JSON) {
-        cli_buf ex = {0};
-        cli_json_exprs(&ex, joint ? o->src : s, joint ? o->nsrc : 1, joint);
-        cli_buf_putc(&ex, 0);
-        if (!ex.nomem) cli_print_json(&b, o, ex.p, joint, 0, &pt->answer);
-        b.nomem |= ex.nomem;
-        cli_buf_free(&ex);
-    } else if (joint) {
-        cli_print_joint_text(&b, o, &pt->answer);
-    } else {
-        cli_print_text(&b, o, s, &pt->answer, o->nsrc > 1);
-    }
+    cli_print_answer(&b, o, joint ? o->src : s, joint ? o->nsrc : 1, joint, o->nsrc > 1, &pt->answer);
     if (b.nomem) {
         cli_buf_free(&b);
         cli_error(o, NULL, AD_E_IO, "out of memory");

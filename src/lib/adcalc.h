@@ -123,7 +123,10 @@ size_t ad_tape_output(const ad_tape *t, size_t o);   /* node of output o */
 /* bytes per node: instruction plus primal value */
 size_t ad_node_bytes(void);
 
-/* ---- evaluation ---- */
+/* ---- evaluation: the engines ----
+ * The derivation step (ad_plan_new, ad_derive, below) is built on these
+ * and is what the command uses; they stay public for embedders, tests and
+ * the benchmarks, which sweep a tape directly. */
 
 /* Per-evaluation state: primal values, adjoints, tangents, activity.  One
  * per thread; reusable across tapes and points (capacity is kept). */
@@ -238,12 +241,11 @@ int ad_block_run_rows(const ad_tape *t, ad_block *b, const unsigned char *diff, 
 
 /* ---- the tape listing ---- */
 typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON, AD_DUMP_DOT } ad_dump_format;
-/* writes the tape with the values (and adjoints, when with_adjoints) of the
- * last sweep in w; src is echoed in the header.  Returns 0, or -1 on a
- * write error. */
-int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *diff,
-            ad_policy pol, int with_adjoints, ad_dump_format fmt,
-            const char *src, size_t srclen);
+/* writes the tape with the values (and the adjoints, when it was a
+ * reverse sweep) of the last sweep in w, whose partials pol gave; src is
+ * echoed in the header.  Returns 0, or -1 on a write error. */
+int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, ad_policy pol, ad_dump_format fmt, const char *src,
+            size_t srclen);
 
 /* ---- derivatives at points: the one derivation step ----
  *
@@ -329,8 +331,6 @@ int ad_plan_blocks(const ad_plan *p);
  * 0, or -1 when out of memory. */
 int ad_derive_rows(const ad_plan *p, ad_block *b, size_t np, const double *rows, size_t stride,
                    size_t nlead, const double *tail, double *out, unsigned char *flags);
-/* 1 when the last sweep in w left adjoints (a reverse sweep), for ad_dump */
-int ad_work_has_adjoints(const ad_work *w);
 
 /* ---- names, numbers and statements the command shares ---- */
 

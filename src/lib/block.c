@@ -200,7 +200,7 @@ typedef void stat_fn(const double *restrict A, const double *restrict Bv, double
         for (size_t j = 0; j < np; j++) {                                                             \
             double a = A[j], b = Bv[j];                                                               \
             (void)a; (void)b;                                                                         \
-            int st = (aa && (sa) != AD_OK) | (ab && (sb) != AD_OK);                                   \
+            int st = (aa && (sa) != ADI_OK) | (ab && (sb) != ADI_OK);                                   \
             F[j] = st ? 1.0 : F[j];                                                                   \
         }                                                                                             \
     }

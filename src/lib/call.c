@@ -63,7 +63,7 @@ int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int 
 {
     int32_t *a = nargs ? P->args + P->nargs - nargs : NULL;
     if (nargs < (size_t)fn->nargs_min || nargs > (size_t)fn->nargs_max) {
-        if (fn->nargs_max == AD_VARIADIC)
+        if (fn->nargs_max == ADI_VARIADIC)
             adi_perror(P, AD_E_SYNTAX, line, col, "%s takes at least %d arguments, got %zu",
                       fn->name, fn->nargs_min, nargs);
         else if (fn->nargs_min == fn->nargs_max)
@@ -77,7 +77,7 @@ int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int 
     int32_t arg[4];
     size_t n = nargs;
     for (size_t i = 0; i < n && i < 4; i++) arg[i] = a[i];
-    if (n < (size_t)fn->nargs_max && fn->nargs_max != AD_VARIADIC) {
+    if (n < (size_t)fn->nargs_max && fn->nargs_max != ADI_VARIADIC) {
         /* the optional last argument takes its default */
         char text[32];
         snprintf(text, sizeof text, "%.17g", fn->dflt);
@@ -85,7 +85,7 @@ int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int 
     }
     int32_t r;
     if (!fn->derived) {
-        if (fn->nargs_max == AD_VARIADIC) {
+        if (fn->nargs_max == ADI_VARIADIC) {
             /* min(a, b, c) = min(min(a, b), c) */
             r = rec(P, fn->code, a[0], a[1], line, col);
             for (size_t i = 2; i < nargs; i++) r = rec(P, fn->code, r, a[i], line, col);
@@ -139,9 +139,9 @@ int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
     char here;
     uintptr_t at = (uintptr_t)&here, top = g->stack_top;
     uintptr_t used = top > at ? top - at : at - top;
-    if (P->depth >= AD_MAX_INLINE_DEPTH || (top && used > AD_INLINE_STACK)) {
+    if (P->depth >= ADI_MAX_INLINE_DEPTH || (top && used > ADI_INLINE_STACK)) {
         adi_perror(P, AD_E_SYNTAX, line, col, "functions call each other more than %d deep",
-                   P->depth >= AD_MAX_INLINE_DEPTH ? AD_MAX_INLINE_DEPTH : P->depth);
+                   P->depth >= ADI_MAX_INLINE_DEPTH ? ADI_MAX_INLINE_DEPTH : P->depth);
         return -1;
     }
     adi_param *ps = adi_malloc((nargs ? nargs : 1) * sizeof *ps);

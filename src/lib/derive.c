@@ -43,7 +43,7 @@ struct ad_plan {
 };
 
 /* The engine of first derivatives -- the one place --mode is decided
- * (adcalc(1), DERIVATIVE MODES, has this table):
+ * (adcalc(1), DIFFERENTIATION, "Which engine", has this table):
  *   --mode forward, --mode reverse: that engine;
  *   J v (--seed): forward, one sweep of width 1 gives it for every output;
  *   gradients and Jacobians of m outputs in k columns (those that occur):
@@ -66,9 +66,12 @@ static int use_forward(const ad_request *rq, int jvp, size_t k, size_t m)
 /* the row: per output, the value, then the columns' first derivatives,
  * J v, and for output 0 (the only one then) H v or H, and the Taylor
  * derivatives; after the outputs, w^T J */
-static void lay_out(ad_layout *L, const ad_request *rq, size_t m, int jvp)
+static int lay_out(ad_layout *L, const ad_request *rq, size_t m, int jvp)
 {
     size_t nc = rq->ncols, at = 1;
+    /* rows of doubles, even a whole Hessian, that size_t can count */
+    const size_t most = SIZE_MAX / 8 / 4;
+    if (nc > most / 4 || (rq->hessian && nc && nc > most / nc) || (size_t)rq->order > most) return -1;
     L->m = m;
     L->ncols = nc;
     L->order = rq->order > 0 ? (size_t)rq->order : 0;
@@ -79,8 +82,10 @@ static void lay_out(ad_layout *L, const ad_request *rq, size_t m, int jvp)
     if (rq->hessian && !rq->nseed) { L->hessian = at; at += nc * nc; }
     if (L->order) { L->derivs = at; at += L->order; }
     L->per_out = at;
+    if (m && at > most / m) return -1;
     L->width = m * at;
     if (rq->weights) { L->vjp = L->width; L->width += nc; }
+    return 0;
 }
 
 void ad_plan_free(ad_plan *p)
@@ -210,7 +215,10 @@ ad_errclass ad_plan_new(const ad_tape *t, const ad_request *rq, ad_plan **plan, 
     p->t = t;
     p->ni = ni;
     int jvp = rq->nseed && !rq->hessian && !rq->order;
-    lay_out(&p->L, rq, m, jvp);
+    if (lay_out(&p->L, rq, m, jvp) < 0) {
+        free(p);
+        return ad_diag_set(d, AD_E_IO, 0, 0, "too many derivatives for one point");
+    }
     p->check = rq->check;
     p->step_scale = rq->step_scale;
     p->rtol = rq->rtol;

@@ -22,11 +22,9 @@ typedef struct {
     size_t paramlen;
 } row;
 
-static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char *diff,
-                 ad_policy pol, int with_adj, size_t i)
+static void fill(row *r, const ad_tape *t, const ad_work *w, ad_policy pol, size_t i)
 {
     const ad_instr c = t->code[i];
-    (void)diff;
     snprintf(r->idx, sizeof r->idx, "%zu", i);
     r->op = adi_ops[c.op].name;
     strcpy(r->a, "-");
@@ -71,7 +69,7 @@ static void fill(row *r, const ad_tape *t, const ad_work *w, const unsigned char
         adi_fmt_double(r->da, sizeof r->da, p[0]);
         if (c.b >= 0) adi_fmt_double(r->db, sizeof r->db, p[1]);
     }
-    if (with_adj && w->act[i]) adi_fmt_double(r->adj, sizeof r->adj, w->adj[i]);
+    if (w->has_adj && w->act[i]) adi_fmt_double(r->adj, sizeof r->adj, w->adj[i]);
 }
 
 static void header_expr(FILE *f, const char *src, size_t len)
@@ -95,8 +93,8 @@ static void dot_string(FILE *f, const char *s, size_t n)
     }
 }
 
-static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *diff,
-                     ad_policy pol, int with_adj, const char *src, size_t srclen)
+static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, ad_policy pol, const char *src,
+                     size_t srclen)
 {
     row r;
     size_t n = t->n;
@@ -104,7 +102,7 @@ static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, const unsigned
     dot_string(f, src, srclen > 200 ? 200 : srclen);
     fprintf(f, "%s\";\n  labelloc=t;\n", srclen > 200 ? "..." : "");
     for (size_t i = 0; i < n; i++) {
-        fill(&r, t, w, diff, pol, with_adj, i);
+        fill(&r, t, w, pol, i);
         const ad_instr c = t->code[i];
         int is_out = 0;
         for (size_t o = 0; o < t->nout; o++) is_out |= (size_t)t->outs[o] == i;
@@ -131,21 +129,21 @@ static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, const unsigned
     fputs("}\n", f);
 }
 
-int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *diff,
-            ad_policy pol, int with_adj, ad_dump_format fmt, const char *src, size_t srclen)
+int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, ad_policy pol, ad_dump_format fmt, const char *src,
+            size_t srclen)
 {
     size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
     size_t bytes = n * ad_node_bytes();
     row r;
     if (fmt == AD_DUMP_DOT) {
-        dump_dot(f, t, w, diff, pol, with_adj, src, srclen);
+        dump_dot(f, t, w, pol, src, srclen);
     } else if (fmt == AD_DUMP_JSON) {
         fprintf(f, "{\"format\": \"adcalc-tape\", \"version\": %d, \"expr\": ", AD_TAPE_FORMAT_VERSION);
         adi_fput_json_string(f, src, srclen);
         fprintf(f, ", \"inputs\": %zu, \"constants\": %zu, \"operations\": %zu, \"bytes\": %zu, "
                    "\"output\": %d, \"nodes\": [\n", ni, nc, n - ni - nc, bytes, t->nout ? t->outs[0] : -1);
         for (size_t i = 0; i < n; i++) {
-            fill(&r, t, w, diff, pol, with_adj, i);
+            fill(&r, t, w, pol, i);
             const ad_instr c = t->code[i];
             char num[40];
             fprintf(f, "  {\"index\": %zu, \"op\": \"%s\", \"args\": [", i, r.op);
@@ -171,7 +169,7 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
         fputs("]}\n", f);
     } else if (fmt == AD_DUMP_TSV) {
         for (size_t i = 0; i < n; i++) {
-            fill(&r, t, w, diff, pol, with_adj, i);
+            fill(&r, t, w, pol, i);
             fprintf(f, "%s\t%s\t%s\t%s\t%.*s\t%s\t%s\t%s\t%s\t%s\n", r.idx, r.op, r.a, r.b,
                     (int)r.paramlen, r.param, r.val, r.da, r.db, r.adj, r.syn);
         }
@@ -185,7 +183,7 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
         /* column widths: measured over the rows and the column names */
         int wi = 5, wo = 2, wa = 1, wb = 1, wp = 5, wv = 5, wda = 3, wdb = 3, wj = 7;
         for (size_t i = 0; i < n; i++) {
-            fill(&r, t, w, diff, pol, with_adj, i);
+            fill(&r, t, w, pol, i);
 #define W(v, s) if ((int)strlen(s) > v) v = (int)strlen(s)
             W(wi, r.idx); W(wo, r.op); W(wa, r.a); W(wb, r.b); W(wv, r.val);
             W(wda, r.da); W(wdb, r.db); W(wj, r.adj);
@@ -197,7 +195,7 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, const unsigned char *di
                 wi, "index", wo, "op", wa, "a", wb, "b", wp, "param", wv, "value",
                 wda, "d_a", wdb, "d_b", wj, "adjoint", "synopsis");
         for (size_t i = 0; i < n; i++) {
-            fill(&r, t, w, diff, pol, with_adj, i);
+            fill(&r, t, w, pol, i);
             char p[48];
             size_t l = r.paramlen > 40 ? 37 : r.paramlen;
             memcpy(p, r.param, l);

@@ -32,7 +32,6 @@ double *adi_work_scratch(ad_work *w, size_t n)
     return w->scratch;
 }
 
-int ad_work_has_adjoints(const ad_work *w) { return w->has_adj; }
 
 int adi_work_reserve(ad_work *w, size_t n, size_t k, int need_adj)
 {
@@ -76,10 +75,10 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
     char what[96];
     describe(t, w, i, what, sizeof what);
     ad_errclass e;
-    if (status == AD_SINGULAR)
+    if (status == ADI_SINGULAR)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: derivative is infinite or undefined here", what);
-    else if (status == AD_SINGULAR_HIGHER)
+    else if (status == ADI_SINGULAR_HIGHER)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: a higher derivative is infinite or undefined here", what);
     else
@@ -130,7 +129,7 @@ ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag 
         const char *why = adi_op_domain((int)c.op, a, b);
         if (why) return adi_err_domain(t, w, i, why, d);
         v[i] = adi_op_value((int)c.op, a, b);
-        if (isnan(v[i])) return adi_err_domain(t, w, i, AD_NAN_REASON, d);
+        if (isnan(v[i])) return adi_err_domain(t, w, i, ADI_NAN_REASON, d);
     }
     return AD_E_NONE;
 }

@@ -34,11 +34,11 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         const char *why = adi_op_domain((int)c.op, a, b);
         if (why) return adi_err_domain(t, w, i, why, d);
         double y = v[i] = adi_op_value((int)c.op, a, b);
-        if (isnan(y)) return adi_err_domain(t, w, i, AD_NAN_REASON, d);
+        if (isnan(y)) return adi_err_domain(t, w, i, ADI_NAN_REASON, d);
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
-        if (!isfinite(y)) return adi_err_domain(t, w, i, AD_INF_REASON, d);
+        if (!isfinite(y)) return adi_err_domain(t, w, i, ADI_INF_REASON, d);
 
         double p[2];
         unsigned char st[2];
@@ -68,7 +68,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
      * overflow that only met zero partials later is gone, rightly) */
     for (size_t r = 0; over != SIZE_MAX && r < t->nout; r++)
         for (size_t j = 0; j < k; j++)
-            if (act[t->outs[r]] && !isfinite(T[(size_t)t->outs[r] * k + j])) adi_nondiff_note(&nd, over, AD_SINGULAR);
+            if (act[t->outs[r]] && !isfinite(T[(size_t)t->outs[r] * k + j])) adi_nondiff_note(&nd, over, ADI_SINGULAR);
     ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
     if (e) return e;
     for (size_t r = 0; r < t->nout; r++) {

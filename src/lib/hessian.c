@@ -51,14 +51,10 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
             }
         /* a second derivative that is infinite (x^1.5 at 0) is singular too */
         int bad2 = (aa && !isfinite(q[0])) || (aa && ab && !isfinite(q[1])) || (ab && !isfinite(q[2]));
-        if (bad2) {
-            if (pol == AD_ZERO_SUBGRAD) {
-                if (!isfinite(q[0])) q[0] = 0;
-                if (!isfinite(q[1])) q[1] = 0;
-                if (!isfinite(q[2])) q[2] = 0;
-            } else {
-                adi_nondiff_note(&nd, i, AD_SINGULAR_HIGHER);
-            }
+        if (bad2 && adi_policy_higher(pol, &nd, i, ADI_SINGULAR_HIGHER)) {
+            if (!isfinite(q[0])) q[0] = 0;
+            if (!isfinite(q[1])) q[1] = 0;
+            if (!isfinite(q[2])) q[2] = 0;
         }
         double g = adj[i];
         const double *G = TA + i * kk;
@@ -94,7 +90,7 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
     for (size_t i = 0; first_over != SIZE_MAX && i < ni; i++) {
         int bad = act[i] && !isfinite(adj[i]);
         for (size_t j = 0; j < k && !bad; j++) bad = act[i] && !isfinite(TA[i * kk + j]);
-        if (bad) adi_nondiff_note(&nd, first_over, AD_SINGULAR_HIGHER);
+        if (bad) adi_nondiff_note(&nd, first_over, ADI_SINGULAR_HIGHER);
     }
     e = adi_nondiff_verdict(t, w, &nd, d);
     if (e) return e;

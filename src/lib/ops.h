@@ -6,11 +6,11 @@
 #include <stddef.h>
 #include "adcalc.h"
 
-#define AD_VARIADIC 0x7fffffff /* nargs_max of min/max: any number >= nargs_min */
+#define ADI_VARIADIC 0x7fffffff /* nargs_max of min/max: any number >= nargs_min */
 
 /* status of a local partial derivative at a point */
-enum { AD_OK = 0, AD_SINGULAR = 1, AD_KINK = 2,
-       AD_SINGULAR_HIGHER = 3 /* first derivative fine, a higher one infinite */ };
+enum { ADI_OK = 0, ADI_SINGULAR = 1, ADI_KINK = 2,
+       ADI_SINGULAR_HIGHER = 3 /* first derivative fine, a higher one infinite */ };
 
 typedef struct {
     const char *name;     /* dump name, and call name when callable */

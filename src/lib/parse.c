@@ -2,7 +2,10 @@
  * program (an expression), recording it on a tape, and turning every
  * failure (syntax, names, nesting, memory) into a diagnostic.  Whole
  * sources and their statements are program.c's, which calls this; the
- * grammar's names and calls are call.c's. */
+ * grammar's names and calls are call.c's.  call.c calls this again for
+ * the body of a user function and the expansion of a derived one: the
+ * one recursion of the parse layer, bounded by the inlining depth and its
+ * stack guard (call.c). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

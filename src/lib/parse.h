@@ -39,11 +39,11 @@ typedef struct adi_prog {
     uintptr_t stack_top;   /* the C stack where recording began (the guard of call.c) */
 } adi_prog;
 
-#define AD_MAX_INLINE_DEPTH 64   /* user functions calling user functions */
+#define ADI_MAX_INLINE_DEPTH 64   /* user functions calling user functions */
 /* the C stack nested inlining may use: 64 levels take about 110 KB, so
  * they fit, and a stack limit of 256 KB still ends in the clear error of
  * the depth limit, not a crash (tests/hostile.test) */
-#define AD_INLINE_STACK (192 * 1024)
+#define ADI_INLINE_STACK (192 * 1024)
 
 typedef struct adi_pctx {
     ad_tape *t;

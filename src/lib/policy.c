@@ -10,7 +10,7 @@
 void adi_nondiff_init(adi_nondiff *nd)
 {
     nd->sing = nd->kink = SIZE_MAX;
-    nd->sing_status = nd->kink_status = AD_OK;
+    nd->sing_status = nd->kink_status = ADI_OK;
 }
 
 /* the point nearest the inputs wins; at one node, the last note (a sweep
@@ -29,13 +29,20 @@ unsigned adi_policy(const ad_tape *t, const double *v, size_t i, const unsigned 
 {
     unsigned zero = 0;
     for (int j = 0; j < 2; j++) {
-        if (!(j == 0 ? aa : ab) || st[j] == AD_OK) continue;
-        if (st[j] == AD_KINK && !adi_tie_is_kink(t, v, i)) continue;
+        if (!(j == 0 ? aa : ab) || st[j] == ADI_OK) continue;
+        if (st[j] == ADI_KINK && !adi_tie_is_kink(t, v, i)) continue;
         if (pol == AD_ZERO_SUBGRAD) zero |= 1u << j;
-        else if (st[j] == AD_KINK) note(&nd->kink, &nd->kink_status, i, st[j]);
+        else if (st[j] == ADI_KINK) note(&nd->kink, &nd->kink_status, i, st[j]);
         else note(&nd->sing, &nd->sing_status, i, st[j]);
     }
     return zero;
+}
+
+int adi_policy_higher(ad_policy pol, adi_nondiff *nd, size_t i, int status)
+{
+    if (pol == AD_ZERO_SUBGRAD) return 1;
+    adi_nondiff_note(nd, i, status);
+    return 0;
 }
 
 ad_errclass adi_nondiff_verdict(const ad_tape *t, const ad_work *w, const adi_nondiff *nd, ad_diag *d)

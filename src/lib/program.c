@@ -4,7 +4,8 @@
  * x = x + 1 still differentiates with respect to the input x) and user
  * functions (f(u, v) = expr), whose body call.c inlines at each call.  The
  * last expression statement is the output.  The top of the parse layer:
- * program.c -> parse.c (a span) -> the grammar -> call.c (names, calls). */
+ * program.c -> parse.c (a span) -> the grammar -> call.c (names, calls),
+ * which parses a function's body as a span again (the one recursion). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>

@@ -46,7 +46,7 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         act[i] = (unsigned char)(act[c.a] || (c.b >= 0 && act[c.b]));
-        if (act[i] && !isfinite(v[i])) return adi_err_domain(t, w, i, AD_INF_REASON, d);
+        if (act[i] && !isfinite(v[i])) return adi_err_domain(t, w, i, ADI_INF_REASON, d);
     }
     memset(adj, 0, n * sizeof *adj);
     for (size_t o = 0; o < t->nout; o++)
@@ -86,7 +86,7 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
     /* a gradient that overflowed: singular where it began (the magnitudes
      * are only a scale; an overflow that only met zero partials is gone) */
     for (size_t i = 0; !magnitudes && over != SIZE_MAX && i < ni; i++)
-        if (act[i] && !isfinite(adj[i])) adi_nondiff_note(&nd, over, AD_SINGULAR);
+        if (act[i] && !isfinite(adj[i])) adi_nondiff_note(&nd, over, ADI_SINGULAR);
     ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
     if (e) return e;
     for (size_t i = 0; i < ni; i++) grad[i] = act[i] ? adj[i] : 0;

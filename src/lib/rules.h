@@ -1,6 +1,6 @@
 /* rules.h - the numeric helpers that ops.def's value and derivative rules
  * call, and the kernels that expand ops.def into switch statements used by
- * both engines and the dump.  Everything here is a pure function of its
+ * every engine and the dump.  Everything here is a pure function of its
  * arguments. */
 #ifndef AD_RULES_H
 #define AD_RULES_H
@@ -11,18 +11,18 @@
 #include "ops.h"
 #include "vmath.h"   /* adi_exp, adi_log, adi_sin, adi_cos: the engine's own, everywhere */
 
-#define AD_LN2 0.69314718055994530942
-#define AD_LN10 2.30258509299404568402
-#define AD_2_SQRTPI 1.12837916709551257390 /* 2/sqrt(pi) */
+#define ADI_LN2 0.69314718055994530942
+#define ADI_LN10 2.30258509299404568402
+#define ADI_2_SQRTPI 1.12837916709551257390 /* 2/sqrt(pi) */
 /* spellings used inside ops.def */
-#define M_LN2 AD_LN2
-#define M_LN10 AD_LN10
-#define M_2_SQRTPI AD_2_SQRTPI
+#define M_LN2 ADI_LN2
+#define M_LN10 ADI_LN10
+#define M_2_SQRTPI ADI_2_SQRTPI
 
 /* the spellings of ops.def's "no rule" entries (compared as text, at
  * compile time after inlining) */
 static inline int adi_is_null_literal(const char *s) { return s[0] == 'N' && s[1] == 'U' && s[2] == 'L' && s[3] == 'L' && !s[4]; }
-static inline int adi_is_ok_literal(const char *s) { return s[0] == 'A' && s[1] == 'D' && s[2] == '_' && s[3] == 'O' && s[4] == 'K' && !s[5]; }
+static inline int adi_is_ok_literal(const char *s) { return s[0] == 'A' && s[1] == 'D' && s[2] == 'I' && s[3] == '_' && s[4] == 'O' && s[5] == 'K' && !s[6]; }
 
 static inline int rule_is_integer(double b) { return isfinite(b) && b == floor(b); }
 
@@ -57,13 +57,13 @@ static inline double rule_pow_db(double a, double b, double v)
 }
 static inline int rule_pow_sing_a(double a, double b)
 {
-    return (a == 0 && b >= 0 && b < 1) ? AD_SINGULAR : AD_OK;
+    return (a == 0 && b >= 0 && b < 1) ? ADI_SINGULAR : ADI_OK;
 }
 static inline int rule_pow_sing_b(double a, double b)
 {
-    if (a == 0 && b == 0) return AD_SINGULAR;
-    if (a < 0) return AD_SINGULAR; /* a^b is defined only at integer b */
-    return AD_OK;
+    if (a == 0 && b == 0) return ADI_SINGULAR;
+    if (a < 0) return ADI_SINGULAR; /* a^b is defined only at integer b */
+    return ADI_OK;
 }
 
 /* second partials of a^b (a > 0, or the cases the status flags allow) */
@@ -218,7 +218,7 @@ static inline const char *adi_op_domain(int op, double a, double b)
 }
 
 /* local partials d/da, d/db of op at (a, b) with value v, and their status
- * (AD_OK, AD_SINGULAR or AD_KINK) */
+ * (ADI_OK, ADI_SINGULAR or ADI_KINK) */
 static inline void adi_op_partials(int op, double a, double b, double v,
                                   double d[2], unsigned char st[2])
 {
@@ -229,7 +229,7 @@ static inline void adi_op_partials(int op, double a, double b, double v,
 #include "ops.def"
     default:
         d[0] = d[1] = 0;
-        st[0] = st[1] = AD_OK;
+        st[0] = st[1] = ADI_OK;
     }
     /* a partial that is not finite where the value is defined is no
      * derivative a double can carry: nan where the rule met 0 * inf (b
@@ -239,8 +239,8 @@ static inline void adi_op_partials(int op, double a, double b, double v,
      * so that no nan or inf is printed as a derivative.  (The block replay
      * sees it in the gradient and hands the point to the engines, which
      * report it.) */
-    if (!isfinite(d[0]) && st[0] == AD_OK) st[0] = AD_SINGULAR;
-    if (!isfinite(d[1]) && st[1] == AD_OK) st[1] = AD_SINGULAR;
+    if (!isfinite(d[0]) && st[0] == ADI_OK) st[0] = ADI_SINGULAR;
+    if (!isfinite(d[1]) && st[1] == ADI_OK) st[1] = ADI_SINGULAR;
 #ifdef AD_TEST_WRONG_RULE
     /* tests/check.am builds a copy of adcalc with one rule off by 0.1%,
      * to see --check catch it; never defined in the real build */
@@ -260,7 +260,7 @@ static inline int adi_op_has_domain(int op)
 }
 
 /* 1 when op can report a kink or singular point (its statuses are not
- * both the literal AD_OK) */
+ * both the literal ADI_OK) */
 static inline int adi_op_has_status(int op)
 {
     switch (op) {

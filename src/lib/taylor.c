@@ -148,8 +148,8 @@ static void log_scaled(const double *A, double *Y, tay *T, double scale)
     log_series(A, L, K);
     for (int k = 1; k <= K; k++) Y[k] = L[k] / scale;
 }
-KERNEL(log2) { (void)B; log_scaled(A, Y, T, AD_LN2); }
-KERNEL(log10) { (void)B; log_scaled(A, Y, T, AD_LN10); }
+KERNEL(log2) { (void)B; log_scaled(A, Y, T, ADI_LN2); }
+KERNEL(log10) { (void)B; log_scaled(A, Y, T, ADI_LN10); }
 KERNEL(log1p)
 {
     (void)B;
@@ -222,7 +222,7 @@ static void erf_like(const double *A, double *Y, tay *T, double sign)
     for (int k = 0; k <= K; k++) W[k] = -W[k];
     E[0] = adi_exp(W[0]);
     exp_series(W, E, K);
-    for (int k = 0; k <= K; k++) E[k] *= sign * AD_2_SQRTPI;
+    for (int k = 0; k <= K; k++) E[k] *= sign * ADI_2_SQRTPI;
     for (int k = 1; k <= K; k++) Y[k] = integ(A, E, k);
 }
 /* sinc(a): the coefficients of sinc at a[0] (rule_sinc_series) composed
@@ -415,11 +415,11 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
         double *Y = C + i * m;
         memset(Y, 0, m * sizeof *Y);
         Y[0] = v[i] = adi_op_value((int)c.op, a, b);
-        if (isnan(v[i])) { e = adi_err_domain(t, w, i, AD_NAN_REASON, d); goto out; }
+        if (isnan(v[i])) { e = adi_err_domain(t, w, i, ADI_NAN_REASON, d); goto out; }
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
-        if (!isfinite(v[i])) { e = adi_err_domain(t, w, i, AD_INF_REASON, d); goto out; }
+        if (!isfinite(v[i])) { e = adi_err_domain(t, w, i, ADI_INF_REASON, d); goto out; }
         const double *A = C + (size_t)c.a * m, *B = c.b >= 0 ? C + (size_t)c.b * m : cb;
         if (c.b < 0) memset(cb, 0, m * sizeof *cb);
         double p[2];
@@ -438,11 +438,10 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
         /* an infinite higher derivative (x^1.5 at 0, order 2) is singular */
         for (int k = 1; k <= K; k++) {
             if (isfinite(Y[k])) continue;
-            if (pol == AD_ZERO_SUBGRAD) {
+            /* (a point already noted keeps its first status) */
+            if ((pol == AD_ZERO_SUBGRAD || nd.sing == SIZE_MAX) &&
+                adi_policy_higher(pol, &nd, i, k == 1 ? ADI_SINGULAR : ADI_SINGULAR_HIGHER))
                 for (int r = k; r <= K; r++) Y[r] = 0;
-            } else if (nd.sing == SIZE_MAX) {
-                adi_nondiff_note(&nd, i, k == 1 ? AD_SINGULAR : AD_SINGULAR_HIGHER);
-            }
             break;
         }
     }

@@ -28,9 +28,9 @@ double *adi_work_scratch(ad_work *w, size_t n);
 
 /* inputs are finite, so a nan can only come from an operation on an
  * infinity that overflowed upstream (inf - inf, 0 * inf, sin(inf)...) */
-#define AD_NAN_REASON "undefined result (nan) from an overflow to infinity upstream"
+#define ADI_NAN_REASON "undefined result (nan) from an overflow to infinity upstream"
 /* a value that overflowed has no derivative we could trust */
-#define AD_INF_REASON "overflowed to infinity, so derivatives through it are undefined"
+#define ADI_INF_REASON "overflowed to infinity, so derivatives through it are undefined"
 
 /* the diagnostics of the sweeps, positioned at node i */
 ad_errclass adi_err_domain(const ad_tape *t, const ad_work *w, size_t i, const char *why, ad_diag *d);
@@ -63,6 +63,10 @@ void adi_nondiff_init(adi_nondiff *nd);
  * engine (and the tape listing) applies --nondiff. */
 unsigned adi_policy(const ad_tape *t, const double *v, size_t i, const unsigned char st[2], int aa, int ab,
                     ad_policy pol, adi_nondiff *nd);
+/* A derivative of a higher order that is not finite at node i (status:
+ * ADI_SINGULAR or ADI_SINGULAR_HIGHER): 1 when the policy takes it as 0
+ * (zero-subgrad), else noted as the point to fail at, and 0 */
+int adi_policy_higher(ad_policy pol, adi_nondiff *nd, size_t i, int status);
 /* notes a singular (or higher-order singular) point at node i */
 void adi_nondiff_note(adi_nondiff *nd, size_t i, int status);
 /* the sweep's verdict: the error at the singular point, else at the kink */

@@ -71,7 +71,7 @@ static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *va
         cli_buf_free(&b);
         if (dumpit && !joint)
             for (int f = 0; f < 3; f++)
-                ad_dump(sink(), t, w, NULL, o.policy, ad_work_has_adjoints(w), (ad_dump_format)f,
+                ad_dump(sink(), t, w, o.policy, (ad_dump_format)f,
                         o.src[0].src, o.src[0].len);
     }
     cli_point_free(&pt);
