@@ -364,48 +364,47 @@ static char *read_line(int interactive, const char *prompt, size_t *len, int *er
     return buf;
 }
 
-int cli_repl(const cli_options *opts, int interactive)
+/* the session's own state: a copy of the point (which :at changes), the
+ * tapes and workspaces; 0, or -1 when out of memory (nothing to free) */
+static int session_open(session *S, const cli_options *opts)
 {
-    session S;
-    memset(&S, 0, sizeof S);
-    S.o = *opts;
-    /* the session owns a copy of the point, which :at changes */
+    memset(S, 0, sizeof *S);
+    S->o = *opts;
     size_t nat = opts->at.n;
-    memset(&S.o.at, 0, sizeof S.o.at);
-    S.o.at.names = calloc(nat ? nat : 1, sizeof *S.o.at.names);
-    S.o.at.values = malloc((nat ? nat : 1) * sizeof *S.o.at.values);
-    int ok = S.o.at.names && S.o.at.values;
-    for (size_t i = 0; ok && i < nat; i++, S.o.at.n++) {
-        S.o.at.values[i] = opts->at.values[i];
-        ok = (S.o.at.names[i] = strdup(opts->at.names[i])) != NULL;
+    memset(&S->o.at, 0, sizeof S->o.at);
+    S->o.at.names = calloc(nat ? nat : 1, sizeof *S->o.at.names);
+    S->o.at.values = malloc((nat ? nat : 1) * sizeof *S->o.at.values);
+    int ok = S->o.at.names && S->o.at.values;
+    for (size_t i = 0; ok && i < nat; i++, S->o.at.n++) {
+        S->o.at.values[i] = opts->at.values[i];
+        ok = (S->o.at.names[i] = strdup(opts->at.names[i])) != NULL;
     }
-    S.t = ad_tape_new();
-    S.last = ad_tape_new();
-    S.w = ad_work_new();
-    S.lastw = ad_work_new();
-    if (!ok || !S.t || !S.last || !S.w || !S.lastw) {
-        cli_error(opts, NULL, AD_E_IO, "out of memory");
-        free_bindings(&S.o.at);
-        ad_tape_free(S.t);
-        ad_tape_free(S.last);
-        ad_work_free(S.w);
-        ad_work_free(S.lastw);
-        return cli_exit_code(AD_E_IO);
-    }
-    S.o.src = NULL;
-    S.o.nsrc = 0;
-    S.o.adjoint = NULL;   /* --seed and --wrt stay: the options own them */
-#ifdef HAVE_READLINE
-    char hist[4096] = "";
-    if (interactive) {
-        const char *home = getenv("HOME");
-        if (home) snprintf(hist, sizeof hist, "%s/.adcalc_history", home);
-        if (*hist) read_history(hist);
-        complete_session = &S;
-        rl_attempted_completion_function = complete;
-        rl_readline_name = "adcalc";
-    }
-#endif
+    S->o.at.cap = S->o.at.n;
+    S->t = ad_tape_new();
+    S->last = ad_tape_new();
+    S->w = ad_work_new();
+    S->lastw = ad_work_new();
+    S->o.src = NULL;
+    S->o.nsrc = 0;
+    S->o.adjoint = NULL;   /* --seed and --wrt stay: the options own them */
+    return ok && S->t && S->last && S->w && S->lastw ? 0 : -1;
+}
+
+static void session_close(session *S)
+{
+    free(S->text);
+    free(S->lastsrc);
+    free_bindings(&S->o.at);
+    ad_tape_free(S->t);
+    ad_tape_free(S->last);
+    ad_work_free(S->w);
+    ad_work_free(S->lastw);
+}
+
+/* reads lines into chunks of whole statements and runs them, and the
+ * commands, until the end of the input, :quit or a fatal error */
+static void read_statements(session *S, int interactive)
+{
     char *chunk = NULL;
     size_t clen = 0, ccap = 0;
     int lineno = 0, start = 1;
@@ -415,8 +414,8 @@ int cli_repl(const cli_options *opts, int interactive)
         char *l = read_line(interactive, clen ? "...> " : "adcalc> ", &llen, &err);
         if (!l && err) {
             /* a failed read is an error, never the end of the statements */
-            cli_error(&S.o, NULL, AD_E_IO, "cannot read '<stdin>': %s", strerror(err));
-            fail(&S, AD_E_IO);
+            cli_error(&S->o, NULL, AD_E_IO, "cannot read '<stdin>': %s", strerror(err));
+            fail(S, AD_E_IO);
             break;
         }
         if (!l) {
@@ -428,42 +427,59 @@ int cli_repl(const cli_options *opts, int interactive)
         if (!clen) start = lineno;
         const char *p = skipws(l);
         if (!clen && *p == ':') {
-            int quit = command(&S, p);
+            int quit = command(S, p);
             free(l);
             fflush(stdout);
-            if (quit || S.fatal) break;
+            if (quit || S->fatal) break;
             continue;
         }
         if (append(&chunk, &clen, &ccap, l, llen) < 0 || append(&chunk, &clen, &ccap, "\n", 1) < 0) {
             free(l);
-            cli_error(&S.o, NULL, AD_E_IO, "out of memory");
-            fail(&S, AD_E_IO);
+            cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+            fail(S, AD_E_IO);
             break;
         }
         free(l);
         if (incomplete(chunk, clen)) continue;
-        S.line = start;
-        statements(&S, chunk, clen);
+        S->line = start;
+        statements(S, chunk, clen);
         clen = 0;
-        if (S.fatal) break;
+        if (S->fatal) break;
     }
-    if (clen && !S.fatal) {
-        S.line = start;
-        statements(&S, chunk, clen);
+    if (clen && !S->fatal) {
+        S->line = start;
+        statements(S, chunk, clen);
     }
+    free(chunk);
+}
+
+int cli_repl(const cli_options *opts, int interactive)
+{
+    session S;
+    if (session_open(&S, opts) < 0) {
+        cli_error(opts, NULL, AD_E_IO, "out of memory");
+        session_close(&S);
+        return cli_exit_code(AD_E_IO);
+    }
+#ifdef HAVE_READLINE
+    char hist[4096] = "";
+    if (interactive) {
+        const char *home = getenv("HOME");
+        if (home) snprintf(hist, sizeof hist, "%s/.adcalc_history", home);
+        if (*hist) read_history(hist);
+        complete_session = &S;
+        rl_attempted_completion_function = complete;
+        rl_readline_name = "adcalc";
+    }
+#endif
+    read_statements(&S, interactive);
 #ifdef HAVE_READLINE
     if (interactive && *hist) {
         int err = write_history(hist);
         if (err) fprintf(stderr, "adcalc: warning: cannot save the history in '%s': %s\n", hist, strerror(err));
     }
 #endif
-    free(chunk);
-    free(S.text);
-    free(S.lastsrc);
-    free_bindings(&S.o.at);
-    ad_tape_free(S.t);
-    ad_tape_free(S.last);
-    ad_work_free(S.w);
-    ad_work_free(S.lastw);
-    return S.fatal ? cli_exit_code(AD_E_IO) : interactive ? 0 : S.status;
+    int status = S.fatal ? cli_exit_code(AD_E_IO) : interactive ? 0 : S.status;
+    session_close(&S);
+    return status;
 }
