@@ -104,6 +104,51 @@ static void print_point(const double *x, size_t ni)
     fprintf(stderr, "\n");
 }
 
+/* a and b agree: within 1e-13 of scale (the two engines add the same
+ * terms in other orders), or within DBL_MIN (subnormal results keep fewer
+ * bits), or equal */
+static int agree(double a, double b, double scale)
+{
+    return a == b || fabs(a - b) <= 1e-13 * scale || fabs(a - b) <= DBL_MIN;
+}
+
+/* Whether forward and reverse disagree on d/dx_i only through the range
+ * of double: an intermediate adjoint or tangent that underflowed (losing
+ * bits) or overflowed in one engine and not the other.  Scaling the
+ * output's adjoint (reverse) or the input's tangent (forward) by a power
+ * of two moves every intermediate of that engine by the same exact factor;
+ * if the scaled run agrees with the other engine, the two differ by range
+ * alone.  No scale helps where the tape's values themselves span more than
+ * double's range (1e-300 next to cosh(710)): a product of partials can
+ * underflow in one order and not in the other.  Both are a known limit of
+ * double-range derivatives (the closing note of issue 12), not reported
+ * here. */
+static int range_only(const ad_tape *t, ad_work *w, const double *x, const unsigned char *diff,
+                      size_t i, double g, double gf)
+{
+    static const int shifts[] = {-900, -600, -300, 300, 600, 900};
+    ad_diag d;
+    double out[16], seeds[16] = {0}, wout[16] = {0};
+    for (size_t k = 0; k < sizeof shifts / sizeof *shifts; k++) {
+        double s = ldexp(1, shifts[k]);
+        wout[0] = s;
+        if (!ad_eval(t, w, x, &d) && !ad_reverse_outputs(t, w, diff, AD_STRICT, wout, out, &d) &&
+            isfinite(out[i]) && out[i] != 0 && agree(ldexp(out[i], -shifts[k]), gf, fabs(gf)))
+            return 1;
+        seeds[i] = s;
+        if (!ad_forward(t, w, x, diff, seeds, 1, AD_STRICT, out, &d) && isfinite(out[0]) && out[0] != 0 &&
+            agree(ldexp(out[0], -shifts[k]), g, fabs(g)))
+            return 1;
+    }
+    if (ad_eval(t, w, x, &d)) return 0;
+    double lo = INFINITY, hi = 0;
+    for (size_t k = 0; k < ad_tape_size(t); k++) {
+        double v = fabs(w->val[k]);
+        if (v != 0 && isfinite(v)) lo = fmin(lo, v), hi = fmax(hi, v);
+    }
+    return hi > 0 && log2(hi) - log2(lo) > 1000;
+}
+
 /* forward mode and the gradient of the Hessian's pass against the reverse
  * gradient g at x (which succeeded): the same outcome; the forward
  * gradient within 1e-13 of the sum of the terms' magnitudes (the two add
@@ -135,14 +180,9 @@ static void engines_check(const ad_tape *t, ad_work *w, const double *x, size_t 
     for (size_t i = 0; i < ad_tape_size(t); i++)
         if (w->val[i] != 0 && fabs(w->val[i]) < DBL_MIN) return;
     for (size_t i = 0; i < ni; i++) {
-        double scale = fmax(mag[i], fmax(fabs(g[i]), fabs(gf[i])));
-        /* subnormal results keep fewer bits: there an absolute DBL_MIN */
-        if (fabs(g[i] - gf[i]) <= 1e-13 * scale || fabs(g[i] - gf[i]) <= DBL_MIN || g[i] == gf[i]) continue;
-        /* a product of partials that underflowed to 0 in one order and not
-         * in the other (the terms underflowed too): a known limit of
-         * double-range adjoints and tangents, not reported here (the
-         * closing note of issue 12) */
-        if (mag[i] == 0 && (g[i] == 0 || gf[i] == 0)) continue;
+        if (agree(g[i], gf[i], fmax(mag[i], fmax(fabs(g[i]), fabs(gf[i])))) ||
+            range_only(t, w, x, diff, i, g[i], gf[i]))
+            continue;
         fprintf(stderr, "engines: d/dx%zu forward %a, reverse %a (terms %a)\n", i, gf[i], g[i], mag[i]);
         print_point(x, ni);
         abort();
