@@ -659,7 +659,7 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
 
 void cli_options_free(cli_options *o)
 {
-    for (size_t i = 0; i < o->nsrc; i++) free(o->src[i].src);
+    for (size_t i = 0; i < o->nsrc; i++) free((char *)o->src[i].src);
     for (size_t i = 0; i < o->at.n; i++) free(o->at.names[i]);
     for (size_t i = 0; i < o->seed.n; i++) free(o->seed.names[i]);
     for (size_t i = 0; i < o->nwrt; i++) free(o->wrt[i]);

@@ -38,7 +38,7 @@ typedef struct {
     int echo_at, col_shift;
     const char *echo;
     size_t echo_len;
-    char *src;            /* the expression text (owned) */
+    const char *src;      /* the expression text (owned by the options, for -e and -f) */
     size_t len;
 } cli_source;
 

@@ -3,12 +3,13 @@
  * of function and variable names; otherwise the same statements are read
  * without a prompt, so `echo 'x=2; x^2' | adcalc` prints 4.
  *
- * The session keeps the text of every definition and assignment that
- * worked; each new statement is recorded as a program made of that text
- * followed by the statement, so names and functions carry over and
- * reassignment stays SSA.  Every expression statement prints its value
- * (and gradient with :grad on) at the current point.  Commands: :at,
- * :grad, :mode, :nondiff, :tape, :help, :quit.  Errors never end it. */
+ * The engine's session (ad_session_run) keeps every definition and
+ * assignment that worked on one recording, so names and functions carry
+ * over, reassignment stays SSA and a statement costs what it records, not
+ * the session.  Every expression statement prints its value (and gradient
+ * with :grad on) at the current point.  Commands: :at, :grad, :mode,
+ * :nondiff, :tape, :help, :quit.  Errors never end it; out of memory and
+ * a failed read do. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -27,9 +28,7 @@
 
 typedef struct {
     cli_options o;           /* the session's options: point, policy, mode... */
-    char *text;             /* definitions and assignments so far */
-    size_t len, cap;
-    int lines;              /* lines in text */
+    ad_session *sess;       /* the definitions and assignments so far */
     int line;               /* input line number of the statement read now */
     ad_tape *t, *last;      /* the working tape, and the last one evaluated */
     ad_work *w, *lastw;
@@ -112,6 +111,10 @@ static void cmd_at(session *S, const char *arg)
         at->values[j] = tmp.values[i];
     }
     free_bindings(&tmp);
+    if (!S->fatal && ad_session_point(S->sess, (const char *const *)at->names, at->values, at->n) < 0) {
+        cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+        fail(S, AD_E_IO);
+    }
 }
 
 static int word(const char *s, const char *w)
@@ -186,33 +189,40 @@ bad:
     return 0;
 }
 
-/* evaluates the program text (the session, then the statement starting at
- * input line first); errors in the statement are numbered by input line,
- * errors in the session text by its own lines */
-static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int print,
-                            const char *line, size_t line_len, int col)
+/* runs one statement (stmt[0..n), starting at input line first, column
+ * col of the input line line[0..line_len)); errors in the statement are
+ * numbered by input line, errors in the session's earlier statements by
+ * the session's own lines ("<session>") */
+static void run_statement(session *S, const char *stmt, size_t n, int first, const char *line,
+                          size_t line_len, int col)
 {
-    cli_source src = {.name = "<stdin>", .src = prog, .len = len};
-    /* the statement's first line is shown as the input line it came from */
-    src.echo = line;
-    src.echo_len = line_len;
-    src.echo_at = S->lines + 1;
-    src.col_shift = col - 1;
+    ad_stmt_kind kind;
+    size_t unbound;
     cli_point pt;
     ad_diag d;
-    ad_errclass e = cli_evaluate(&S->o, &src, 1, S->t, S->w, &pt, &d);
+    memset(&pt, 0, sizeof pt);
+    ad_errclass e = ad_session_run(S->sess, stmt, n, &kind, S->t, &unbound, &d);
+    if (e == AD_E_NAME && unbound != (size_t)-1) e = cli_unbound(S->t, unbound, &d);
+    if (!e && kind == AD_STMT_EXPR) e = cli_derive_tape(&S->o, 1, S->t, S->w, &pt, &d);
     if (e) {
-        if (d.line > S->lines) {
-            src.line_shift = first - (S->lines + 1);
+        int kept;
+        cli_source src = {.name = "<stdin>"};
+        src.src = ad_session_text(S->sess, &src.len, &kept);
+        if (d.line > kept) {
+            /* the statement's first line is shown as the input line it came from */
+            src.echo = line;
+            src.echo_len = line_len;
+            src.echo_at = kept + 1;
+            src.col_shift = col - 1;
+            src.line_shift = first - (kept + 1);
         } else {
             src.name = "<session>";
-            src.echo = NULL;
         }
         cli_report(&S->o, &(cli_where){.src = &src}, &d);
         fail(S, e);
-    } else if (print) {
-        /* JSON's "expr" is the statement, not the session before it */
-        cli_source shown = {.name = src.name, .src = prog + S->len, .len = len - S->len};
+    } else if (kind == AD_STMT_EXPR) {
+        /* JSON's "expr" is the statement */
+        cli_source shown = {.name = "<stdin>", .src = stmt, .len = n};
         cli_buf b = {0};
         cli_print_answer(&b, &S->o, &shown, 1, 0, 0, &pt.answer);
         if (b.nomem) {
@@ -225,18 +235,21 @@ static ad_errclass evaluate(session *S, char *prog, size_t len, int first, int p
         ad_work *ww = S->lastw; S->lastw = S->w; S->w = ww;
         S->have_last = 1;
         free(S->lastsrc);
-        S->lastsrclen = len > S->len ? len - S->len : 0;
-        S->lastsrc = malloc(S->lastsrclen + 1);
+        S->lastsrclen = n;
+        S->lastsrc = malloc(n + 1);
         if (S->lastsrc) {
-            memcpy(S->lastsrc, prog + S->len, S->lastsrclen);
-            S->lastsrc[S->lastsrclen] = 0;
+            memcpy(S->lastsrc, stmt, n);
+            S->lastsrc[n] = 0;
         } else {
+            /* :tape would list it without its source */
             S->lastsrclen = 0;
+            S->have_last = 0;
+            cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+            fail(S, AD_E_IO);
         }
     }
     cli_point_free(&pt);
     fflush(stdout);
-    return e;
 }
 
 /* one complete chunk of input: statements */
@@ -247,43 +260,12 @@ static void statements(session *S, const char *chunk, size_t n)
     ad_stmt st;
     while (ad_next_stmt(chunk, n, &pos, &line, &col, &st)) {
         if (st.kind == AD_STMT_EMPTY) continue;
-        /* the program: the session, a line end, the statement */
-        char *prog = NULL;
-        size_t len = 0, cap = 0;
-        int ok = append(&prog, &len, &cap, S->text ? S->text : "", S->len) == 0 &&
-                 append(&prog, &len, &cap, chunk + st.off, st.len) == 0;
-        if (ok && st.kind != AD_STMT_EXPR) {
-            /* check it now: evaluate the name just assigned (or 0 after a definition) */
-            ok = append(&prog, &len, &cap, "\n", 1) == 0 &&
-                 (st.kind == AD_STMT_ASSIGN ? append(&prog, &len, &cap, chunk + st.name_off, st.name_len)
-                                            : append(&prog, &len, &cap, "0", 1)) == 0;
-        }
-        if (!ok) {
-            cli_error(&S->o, NULL, AD_E_IO, "out of memory");
-            fail(S, AD_E_IO);
-            free(prog);
-            return;
-        }
         /* the input line the statement starts on */
         const char *ls = chunk + st.off;
         while (ls > chunk && ls[-1] != '\n') ls--;
         const char *le = memchr(ls, '\n', (size_t)(chunk + n - ls));
         size_t ll = le ? (size_t)(le - ls) : (size_t)(chunk + n - ls);
-        ad_errclass e = evaluate(S, prog, len, S->line + st.line - 1, st.kind == AD_STMT_EXPR, ls, ll, st.col);
-        if (!e && st.kind != AD_STMT_EXPR) {
-            /* keep it: one statement per line of the session text */
-            size_t keep = S->len;
-            if (append(&S->text, &S->len, &S->cap, chunk + st.off, st.len) == 0 &&
-                append(&S->text, &S->len, &S->cap, "\n", 1) == 0) {
-                for (size_t i = 0; i < st.len; i++) S->lines += chunk[st.off + i] == '\n';
-                S->lines++;
-            } else {
-                S->len = keep;   /* not half a statement */
-                cli_error(&S->o, NULL, AD_E_IO, "out of memory");
-                fail(S, AD_E_IO);
-            }
-        }
-        free(prog);
+        run_statement(S, chunk + st.off, st.len, S->line + st.line - 1, ls, ll, st.col);
         if (S->fatal) return;
     }
 }
@@ -380,6 +362,9 @@ static int session_open(session *S, const cli_options *opts)
         ok = (S->o.at.names[i] = strdup(opts->at.names[i])) != NULL;
     }
     S->o.at.cap = S->o.at.n;
+    S->sess = ad_session_new();
+    if (S->sess) ad_session_set_limit(S->sess, (size_t)opts->max_nodes);
+    ok = ok && S->sess && ad_session_point(S->sess, (const char *const *)S->o.at.names, S->o.at.values, S->o.at.n) == 0;
     S->t = ad_tape_new();
     S->last = ad_tape_new();
     S->w = ad_work_new();
@@ -392,7 +377,7 @@ static int session_open(session *S, const cli_options *opts)
 
 static void session_close(session *S)
 {
-    free(S->text);
+    ad_session_free(S->sess);
     free(S->lastsrc);
     free_bindings(&S->o.at);
     ad_tape_free(S->t);

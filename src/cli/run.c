@@ -38,7 +38,7 @@ ad_errclass cli_prepare(const cli_options *o, ad_tape *t, ad_diag *d)
 }
 
 /* a variable of the expression that -at does not give */
-static ad_errclass unbound(const ad_tape *t, size_t i, ad_diag *d)
+ad_errclass cli_unbound(const ad_tape *t, size_t i, ad_diag *d)
 {
     size_t len;
     const char *name = ad_tape_input_name(t, i, &len);
@@ -82,12 +82,18 @@ ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, 
 {
     memset(pt, 0, sizeof *pt);
     ad_errclass e = cli_record(o, src, n, t, d);
-    if (!e) e = cli_prepare(o, t, d);
+    return e ? e : cli_derive_tape(o, n, t, w, pt, d);
+}
+
+ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work *w, cli_point *pt, ad_diag *d)
+{
+    memset(pt, 0, sizeof *pt);
+    ad_errclass e = cli_prepare(o, t, d);
     if (e) return e;
     ad_request rq;
     cli_request(o, n > 1 || o->jacobian || o->adjoint, &rq);
     size_t i;
-    if ((e = ad_plan_new(t, &rq, &pt->plan, &i, d))) return e == AD_E_NAME ? unbound(t, i, d) : e;
+    if ((e = ad_plan_new(t, &rq, &pt->plan, &i, d))) return e == AD_E_NAME ? cli_unbound(t, i, d) : e;
     const ad_layout *L = ad_plan_layout(pt->plan);
     pt->row = malloc((L->width ? L->width : 1) * sizeof *pt->row);
     pt->items = o->check ? calloc(L->ncols ? L->ncols : 1, sizeof *pt->items) : NULL;

@@ -373,6 +373,30 @@ typedef struct {
  * or ')' (so "x +" continues on the next line).  0 at the end of src. */
 int ad_next_stmt(const char *src, size_t len, size_t *pos, int *line, int *col, ad_stmt *st);
 
+/* ---- sessions: statements one at a time (the REPL) ----
+ * A session keeps the definitions and assignments that worked on one
+ * recording, so a statement costs what it records and what its value
+ * needs, not the session before it.  Not shared between threads. */
+typedef struct ad_session ad_session;
+ad_session *ad_session_new(void);   /* NULL when out of memory */
+void ad_session_free(ad_session *s);
+/* the node limit of the session's recording (ad_tape_set_limit) */
+void ad_session_set_limit(ad_session *s, size_t nodes);
+/* sets the values of these inputs (others keep theirs); 0 or -1 */
+int ad_session_point(ad_session *s, const char *const *names, const double *values, size_t n);
+/* Runs one statement src[0..len) (as ad_next_stmt splits them; *kind says
+ * which).  A definition is kept when its body records; an assignment when
+ * its value can be computed at the point; an expression leaves out, a
+ * finished tape with the expression as its output and every input of the
+ * session (in order of first appearance), and is not kept.  Positions are
+ * in ad_session_text.  An input without a value is AD_E_NAME with
+ * *unbound its index in out (else *unbound is (size_t)-1). */
+ad_errclass ad_session_run(ad_session *s, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out,
+                           size_t *unbound, ad_diag *d);
+/* the kept statements, one per line (*kept_lines of them), followed by
+ * the last statement run: the text positions refer to */
+const char *ad_session_text(const ad_session *s, size_t *len, int *kept_lines);
+
 #define AD_TAPE_FORMAT_VERSION 1
 
 #endif

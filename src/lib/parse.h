@@ -39,6 +39,17 @@ typedef struct adi_prog {
     uintptr_t stack_top;   /* the C stack where recording began (the guard of call.c) */
 } adi_prog;
 
+/* a program over src[0..len) with no names bound and no functions */
+void adi_prog_init(adi_prog *g, const char *src, size_t len);
+void adi_prog_free(adi_prog *g);
+/* Records statement st of g's source: a definition (a failed one leaves
+ * no trace in g), or an assignment's right side or an expression, whose
+ * node (recording index) *root receives; an assignment binds nothing
+ * until adi_prog_bind.  0 or the error's class, with d set. */
+ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *root, ad_diag *d);
+/* binds an assignment's name to node; 0 or -1 when out of memory */
+int adi_prog_bind(adi_prog *g, const ad_stmt *st, int32_t node);
+
 #define ADI_MAX_INLINE_DEPTH 64   /* user functions calling user functions */
 /* the C stack nested inlining may use: 64 levels take about 110 KB, so
  * they fit, and a stack limit of 256 KB still ends in the clear error of

@@ -212,12 +212,20 @@ static ad_errclass define(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d
     }
     size_t idx = g->nfn++;
     g->fn[idx] = f;
-    if (adi_symtab_set(&g->funcs, name, nl, (int32_t)idx) < 0) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    int32_t prev = adi_symtab_get(&g->funcs, name, nl);   /* a redefinition replaces it */
+    ad_errclass e = AD_E_NONE;
+    adi_param *ps = NULL;
+    if (adi_symtab_set(&g->funcs, name, nl, (int32_t)idx) < 0) {
+        e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        goto undo;
+    }
     /* check the body once, its parameters bound to stand-in constants: its
      * nodes feed no output and are dropped when the tape is finished */
-    adi_param *ps = adi_malloc((f.nparams ? f.nparams : 1) * sizeof *ps);
-    if (!ps) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-    ad_errclass e = AD_E_NONE;
+    ps = adi_malloc((f.nparams ? f.nparams : 1) * sizeof *ps);
+    if (!ps) {
+        e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        goto undo;
+    }
     for (size_t k = 0; k < f.nparams; k++) {
         ps[k].name = s + f.param_off[k];
         ps[k].len = f.param_len[k];
@@ -235,17 +243,77 @@ static ad_errclass define(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d
     }
     free(ps);
     g->fn[idx].defining = 0;
+    if (!e) return AD_E_NONE;
+undo:
+    /* a definition that failed leaves no trace (a session goes on after it) */
+    if (prev >= 0) adi_symtab_set(&g->funcs, name, nl, prev);   /* the key is there: no memory needed */
+    else adi_symtab_forget(&g->funcs, name, nl);
+    g->nfn--;
+    free(f.param_off);
+    free(f.param_len);
     return e;
+}
+
+void adi_prog_init(adi_prog *g, const char *src, size_t len)
+{
+    memset(g, 0, sizeof *g);
+    g->src = src;
+    g->len = len;
+    adi_symtab_init(&g->bindings);
+    adi_symtab_init(&g->funcs);
+}
+
+void adi_prog_free(adi_prog *g)
+{
+    for (size_t i = 0; i < g->nfn; i++) {
+        free(g->fn[i].param_off);
+        free(g->fn[i].param_len);
+    }
+    free(g->fn);
+    adi_symtab_free(&g->bindings);
+    adi_symtab_free(&g->funcs);
+}
+
+ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *root, ad_diag *d)
+{
+    const char *src = g->src;
+    ad_errclass e = AD_E_NONE;
+    *root = -1;
+    switch (st->kind) {
+    case AD_STMT_EMPTY:
+        return AD_E_NONE;
+    case AD_STMT_DEF:
+        return define(t, g, st, d);
+    case AD_STMT_ASSIGN: {
+        const char *name = src + st->name_off;
+        const char *what = taken(g, name, st->name_len);
+        if (what) {
+            char fmt[80];
+            snprintf(fmt, sizeof fmt, "cannot assign to '%%s': it is %s", what);
+            return perr(d, AD_E_NAME, st->line, st->col, fmt, name, st->name_len);
+        }
+        size_t rl = st->off + st->len - st->rhs_off;
+        if (strspn(src + st->rhs_off, " \t\r\n") >= rl)
+            return perr(d, AD_E_SYNTAX, st->rhs_line, st->rhs_col, "nothing to assign to '%s'", name, st->name_len);
+        *root = adi_parse_span(t, g, st->rhs_off, rl, st->rhs_line, st->rhs_col, NULL, 0, 0, d, &e);
+        return e;
+    }
+    case AD_STMT_EXPR:
+        *root = adi_parse_span(t, g, st->off, st->len, st->line, st->col, NULL, 0, 0, d, &e);
+        return e;
+    }
+    return AD_E_NONE;
+}
+
+int adi_prog_bind(adi_prog *g, const ad_stmt *st, int32_t node)
+{
+    return adi_symtab_set(&g->bindings, g->src + st->name_off, st->name_len, node);
 }
 
 static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d)
 {
     adi_prog g;
-    memset(&g, 0, sizeof g);
-    g.src = src;
-    g.len = len;
-    adi_symtab_init(&g.bindings);
-    adi_symtab_init(&g.funcs);
+    adi_prog_init(&g, src, len);
     char top;
     g.stack_top = (uintptr_t)&top;
     ad_errclass e = AD_E_NONE;
@@ -256,30 +324,7 @@ static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_dia
     while (!e && ad_next_stmt(src, len, &pos, &line, &col, &st)) {
         if (st.kind == AD_STMT_EMPTY) continue;
         any = 1;
-        if (st.kind == AD_STMT_DEF) {
-            e = define(t, &g, &st, d);
-            continue;
-        }
-        if (st.kind == AD_STMT_ASSIGN) {
-            const char *name = src + st.name_off;
-            const char *what = taken(&g, name, st.name_len);
-            if (what) {
-                char fmt[80];
-                snprintf(fmt, sizeof fmt, "cannot assign to '%%s': it is %s", what);
-                e = perr(d, AD_E_NAME, st.line, st.col, fmt, name, st.name_len);
-                break;
-            }
-            size_t rl = st.off + st.len - st.rhs_off;
-            if (strspn(src + st.rhs_off, " \t\r\n") >= rl) {
-                e = perr(d, AD_E_SYNTAX, st.rhs_line, st.rhs_col, "nothing to assign to '%s'", name, st.name_len);
-                break;
-            }
-            int32_t r = adi_parse_span(t, &g, st.rhs_off, rl, st.rhs_line, st.rhs_col, NULL, 0, 0, d, &e);
-            if (r >= 0 && adi_symtab_set(&g.bindings, name, st.name_len, r) < 0)
-                e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-            continue;
-        }
-        if (out >= 0) {
+        if (st.kind == AD_STMT_EXPR && out >= 0) {
             /* an expression whose value nothing uses is a mistake: most
              * often an expression broken across lines before an operator */
             e = ad_diag_set(d, AD_E_SYNTAX, out_line, out_col,
@@ -287,21 +332,22 @@ static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_dia
                             "output (to continue it on the next line, end the line with an operator)");
             break;
         }
-        out = adi_parse_span(t, &g, st.off, st.len, st.line, st.col, NULL, 0, 0, d, &e);
-        out_line = st.line;
-        out_col = st.col;
+        int32_t r;
+        e = adi_prog_stmt(t, &g, &st, &r, d);
+        if (e) break;
+        if (st.kind == AD_STMT_ASSIGN && adi_prog_bind(&g, &st, r) < 0)
+            e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        if (st.kind == AD_STMT_EXPR) {
+            out = r;
+            out_line = st.line;
+            out_col = st.col;
+        }
     }
     if (!e && !any) e = ad_diag_set(d, AD_E_SYNTAX, 1, 1, "empty expression");
     if (!e && out < 0)
         e = ad_diag_set(d, AD_E_SYNTAX, line, col, "no expression to evaluate: the last statement is not an expression");
     if (!e && adi_tape_add_output(t, out) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
-    for (size_t i = 0; i < g.nfn; i++) {
-        free(g.fn[i].param_off);
-        free(g.fn[i].param_len);
-    }
-    free(g.fn);
-    adi_symtab_free(&g.bindings);
-    adi_symtab_free(&g.funcs);
+    adi_prog_free(&g);
     return e;
 }
 

@@ -7,7 +7,7 @@
 struct adi_symslot {
     uint64_t hash;
     size_t off, len;
-    int32_t val;   /* -1: empty */
+    int32_t val;   /* -1: empty; -2: forgotten (the key stays, for probing) */
 };
 
 static uint64_t fnv1a(const void *key, size_t len)
@@ -42,7 +42,7 @@ static struct adi_symslot *find(const adi_symtab *s, uint64_t h, const void *key
     size_t mask = s->cap - 1;
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
         struct adi_symslot *e = &s->slots[i];
-        if (e->val < 0) return e;
+        if (e->val == -1) return e;
         if (e->hash == h && e->len == len && memcmp(s->keys + e->off, key, len) == 0) return e;
     }
 }
@@ -50,7 +50,15 @@ static struct adi_symslot *find(const adi_symtab *s, uint64_t h, const void *key
 int32_t adi_symtab_get(const adi_symtab *s, const void *key, size_t len)
 {
     if (s->cap == 0) return -1;
-    return find(s, fnv1a(key, len), key, len)->val;
+    int32_t v = find(s, fnv1a(key, len), key, len)->val;
+    return v < 0 ? -1 : v;
+}
+
+void adi_symtab_forget(adi_symtab *s, const void *key, size_t len)
+{
+    if (s->cap == 0) return;
+    struct adi_symslot *e = find(s, fnv1a(key, len), key, len);
+    if (e->val >= 0) e->val = -2;
 }
 
 static int grow(adi_symtab *s)
@@ -62,9 +70,11 @@ static int grow(adi_symtab *s)
     size_t ocap = s->cap;
     s->slots = ns;
     s->cap = ncap;
+    s->count = 0;   /* forgotten keys are dropped here */
     for (size_t i = 0; i < ocap; i++) {
         if (old[i].val < 0) continue;
         *find(s, old[i].hash, s->keys + old[i].off, old[i].len) = old[i];
+        s->count++;
     }
     free(old);
     return 0;
@@ -96,11 +106,11 @@ int adi_symtab_put(adi_symtab *s, const void *key, size_t len, int32_t val)
     if (len) memcpy(s->keys + s->keys_len, key, len);
     uint64_t h = fnv1a(key, len);
     struct adi_symslot *e = find(s, h, key, len);
+    s->count += e->val == -1;   /* a forgotten key's slot is counted already */
     e->hash = h;
     e->off = s->keys_len;
     e->len = len;
     e->val = val;
     s->keys_len += len;
-    s->count++;
     return 0;
 }

@@ -138,6 +138,38 @@ int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col)
     return push(t, (uint32_t)op, a, b, line, col);
 }
 
+adi_tape_mark adi_tape_mark_at(const ad_tape *t)
+{
+    return (adi_tape_mark){t->n, t->nleaves, t->pool_len, t->ninputs, t->nconsts};
+}
+
+void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m)
+{
+    for (size_t l = m->nleaves; l < t->nleaves; l++) {
+        if (t->code[t->rleaf[l]].op == AD_OP_INPUT)
+            adi_symtab_forget(&t->vars, t->pool + t->rtext[l].off, t->rtext[l].len);
+        else
+            adi_symtab_forget(&t->consts, &t->rcval[l], sizeof t->rcval[l]);
+    }
+    t->n = m->n;
+    t->nleaves = m->nleaves;
+    t->pool_len = m->pool_len;
+    t->ninputs = m->ninputs;
+    t->nconsts = m->nconsts;
+    t->nomem = t->full = 0;
+}
+
+size_t adi_tape_leaf(const ad_tape *t, int32_t r)
+{
+    size_t lo = 0, hi = t->nleaves;   /* rleaf is in recording order */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->rleaf[mid] <= r) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 int adi_tape_finish(ad_tape *t)
 {
     if (t->nomem) return -1;

@@ -67,4 +67,17 @@ void adi_tape_release_spare(ad_tape *t);
 /* renumbers to inputs, constants, operations; 0 or -1 when out of memory */
 int adi_tape_finish(ad_tape *t);
 
+/* a recording tape's extent, to go back to (a session's statement that
+ * failed, or that is not kept) */
+typedef struct {
+    size_t n, nleaves, pool_len, ninputs, nconsts;
+} adi_tape_mark;
+adi_tape_mark adi_tape_mark_at(const ad_tape *t);
+/* drops every node recorded after m, and the names and constants they
+ * brought; needs no memory */
+void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m);
+/* the leaf (input or constant) at recording index r, while recording: its
+ * index in rcval and rtext */
+size_t adi_tape_leaf(const ad_tape *t, int32_t r);
+
 #endif

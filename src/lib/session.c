@@ -1,0 +1,338 @@
+/* session.c - a session of statements (the REPL, statements on stdin)
+ * on one recording tape that is never finished.  Each statement is
+ * recorded after the ones kept before it, so names, functions and SSA
+ * reassignment carry over without parsing the session again: a statement
+ * costs what it records and the nodes its value needs, not the session.
+ *
+ *   definition   recorded (its body checked), then its nodes dropped:
+ *                the function stays in the program
+ *   assignment   kept when its value can be computed at the point; only
+ *                the nodes of its cone not yet computed at this point are
+ *                evaluated (values are cached until the point changes)
+ *   expression   its cone, with every input of the session, is copied to
+ *                a tape of its own and finished there; then the statement
+ *                is dropped, as is any statement that fails
+ *
+ * The text of the kept statements, one per line, is the source every
+ * node's position refers to (ad_session_text). */
+#include <stdlib.h>
+#include <string.h>
+#include "work.h"
+#include "parse.h"
+#include "rules.h"
+#include "alloc.h"
+
+struct ad_session {
+    ad_tape *t;              /* the recording: every kept statement */
+    adi_prog g;              /* bindings and functions (g.src is text) */
+    char *text;              /* the kept statements, then the last one run */
+    size_t len, textcap, kept;   /* bytes in text; kept: of kept statements */
+    int lines;               /* lines of the kept statements */
+    int32_t *inputs;         /* recording indices of the session's inputs */
+    size_t ninputs, incap;
+    adi_symtab point;        /* input name -> index in pval */
+    double *pval;
+    size_t npoint, pcap;
+    ad_work w;               /* w.val[i]: node i's value, when known[i] == epoch */
+    uint32_t *known, epoch;
+    uint32_t *seen, visit;   /* the cone being collected: seen[i] == visit */
+    int32_t *map;            /* node -> node of the expression's own tape */
+    size_t cap;              /* of known, seen and map (and w.val) */
+    int32_t *cone;
+    size_t ncone, conecap;
+};
+
+ad_session *ad_session_new(void)
+{
+    ad_session *S = adi_malloc(sizeof *S);
+    if (!S) return NULL;
+    memset(S, 0, sizeof *S);
+    adi_prog_init(&S->g, NULL, 0);
+    adi_symtab_init(&S->point);
+    S->epoch = S->visit = 1;
+    if (!(S->t = ad_tape_new())) {
+        ad_session_free(S);
+        return NULL;
+    }
+    return S;
+}
+
+void ad_session_free(ad_session *S)
+{
+    if (!S) return;
+    ad_tape_free(S->t);
+    adi_prog_free(&S->g);
+    adi_symtab_free(&S->point);
+    free(S->text);
+    free(S->inputs);
+    free(S->pval);
+    free(S->w.val);
+    free(S->known);
+    free(S->seen);
+    free(S->map);
+    free(S->cone);
+    free(S);
+}
+
+void ad_session_set_limit(ad_session *S, size_t nodes) { ad_tape_set_limit(S->t, nodes); }
+
+const char *ad_session_text(const ad_session *S, size_t *len, int *kept_lines)
+{
+    *len = S->len;
+    *kept_lines = S->lines;
+    return S->text ? S->text : "";
+}
+
+/* a new point: no value computed so far holds */
+static void forget_values(ad_session *S)
+{
+    if (++S->epoch == 0) {
+        memset(S->known, 0, S->cap * sizeof *S->known);
+        S->epoch = 1;
+    }
+}
+
+int ad_session_point(ad_session *S, const char *const *names, const double *values, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+        int32_t k = adi_symtab_get(&S->point, names[i], len);
+        if (k < 0) {
+            if (adi_grow((void **)&S->pval, &S->pcap, S->npoint + 1, sizeof *S->pval) < 0 ||
+                adi_symtab_put(&S->point, names[i], len, (int32_t)S->npoint) < 0)
+                return -1;
+            k = (int32_t)S->npoint++;
+        }
+        S->pval[k] = values[i];
+    }
+    forget_values(S);
+    return 0;
+}
+
+/* room for the per-node arrays of every recorded node */
+static int reserve(ad_session *S)
+{
+    size_t n = S->t->n, c = S->cap, c1 = S->cap, c2 = S->cap, c3 = S->cap;
+    if (n <= S->cap) return 0;
+    if (adi_grow((void **)&S->known, &c, n, sizeof *S->known) < 0) return -1;
+    memset(S->known + S->cap, 0, (c - S->cap) * sizeof *S->known);
+    if (adi_grow((void **)&S->seen, &c1, n, sizeof *S->seen) < 0) return -1;
+    memset(S->seen + S->cap, 0, (c1 - S->cap) * sizeof *S->seen);
+    if (adi_grow((void **)&S->map, &c2, n, sizeof *S->map) < 0 ||
+        adi_grow((void **)&S->w.val, &c3, n, sizeof *S->w.val) < 0)
+        return -1;
+    S->w.valcap = c3;
+    S->cap = c < c1 ? c : c1;
+    if (c2 < S->cap) S->cap = c2;
+    if (c3 < S->cap) S->cap = c3;
+    return 0;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* S->cone: the nodes root depends on, ascending, leaving out those whose
+ * value is known when only_unknown; 0 or -1 when out of memory */
+static int collect(ad_session *S, int32_t root, int only_unknown)
+{
+    if (++S->visit == 0) {
+        memset(S->seen, 0, S->cap * sizeof *S->seen);
+        S->visit = 1;
+    }
+    S->ncone = 0;
+    size_t top = 0;   /* a stack grows from the front of cone, the result behind it */
+    const ad_instr *code = S->t->code;
+    int32_t *stack = NULL;
+    size_t scap = 0;
+    if (adi_grow((void **)&stack, &scap, 16, sizeof *stack) < 0) return -1;
+    stack[top++] = root;
+    while (top) {
+        int32_t i = stack[--top];
+        if (S->seen[i] == S->visit || (only_unknown && S->known[i] == S->epoch)) continue;
+        S->seen[i] = S->visit;
+        if (adi_grow((void **)&S->cone, &S->conecap, S->ncone + 1, sizeof *S->cone) < 0 ||
+            adi_grow((void **)&stack, &scap, top + 2, sizeof *stack) < 0) {
+            free(stack);
+            return -1;
+        }
+        S->cone[S->ncone++] = i;
+        if (code[i].a >= 0) stack[top++] = code[i].a;
+        if (code[i].b >= 0) stack[top++] = code[i].b;
+    }
+    free(stack);
+    qsort(S->cone, S->ncone, sizeof *S->cone, cmp_node);
+    return 0;
+}
+
+/* the value at the point of input leaf node i; 0 or -1 when unbound */
+static int input_value(const ad_session *S, int32_t i, double *v)
+{
+    const ad_tape *t = S->t;
+    size_t l = adi_tape_leaf(t, i);
+    int32_t k = adi_symtab_get(&S->point, t->pool + t->rtext[l].off, t->rtext[l].len);
+    if (k < 0) return -1;
+    *v = S->pval[k];
+    return 0;
+}
+
+/* the first input recorded since m that the point gives no value, or -1 */
+static int32_t first_unbound(const ad_session *S, const adi_tape_mark *m)
+{
+    const ad_tape *t = S->t;
+    double v;
+    for (size_t l = m->nleaves; l < t->nleaves; l++)
+        if (t->code[t->rleaf[l]].op == AD_OP_INPUT && input_value(S, t->rleaf[l], &v) < 0) return t->rleaf[l];
+    return -1;
+}
+
+/* input node i has no value (for the command: ad_session_run says which) */
+static ad_errclass unbound_here(const ad_session *S, int32_t i, ad_diag *d)
+{
+    const ad_tape *t = S->t;
+    const adi_text *x = &t->rtext[adi_tape_leaf(t, i)];
+    return ad_diag_set(d, AD_E_NAME, t->pos[i].line, t->pos[i].col, "variable '%.*s' has no value",
+                       (int)(x->len > 60 ? 60 : x->len), t->pool + x->off);
+}
+
+/* computes root's value at the point (ad_eval's rules: its domain errors,
+ * a nan is an error), evaluating only the nodes not known yet */
+static ad_errclass value(ad_session *S, int32_t root, ad_diag *d)
+{
+    if (collect(S, root, 1) < 0) return adi_err_nomem(d);
+    const ad_tape *t = S->t;
+    double *v = S->w.val;
+    for (size_t k = 0; k < S->ncone; k++) {
+        int32_t i = S->cone[k];
+        const ad_instr c = t->code[i];
+        if (c.op == AD_OP_INPUT) {
+            if (input_value(S, i, &v[i]) < 0) return unbound_here(S, i, d);
+        } else if (c.op == AD_OP_CONST) {
+            v[i] = t->rcval[adi_tape_leaf(t, i)];
+        } else {
+            double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
+            const char *why = adi_op_domain((int)c.op, a, b);
+            if (why) return adi_err_domain(t, &S->w, (size_t)i, why, d);
+            v[i] = adi_op_value((int)c.op, a, b);
+            if (isnan(v[i])) return adi_err_domain(t, &S->w, (size_t)i, ADI_NAN_REASON, d);
+        }
+        S->known[i] = S->epoch;
+    }
+    return AD_E_NONE;
+}
+
+/* out: root's cone and every input of the session, finished, with root
+ * as its output; 0 or -1 when out of memory */
+static int extract(ad_session *S, int32_t root, ad_tape *out)
+{
+    const ad_tape *t = S->t;
+    ad_tape_reset(out);
+    ad_tape_set_limit(out, t->limit);
+    if (collect(S, root, 0) < 0) return -1;
+    for (size_t k = 0; k < S->ninputs; k++) {
+        int32_t i = S->inputs[k];
+        size_t l = adi_tape_leaf(t, i);
+        S->map[i] = adi_rec_var(out, t->pool + t->rtext[l].off, t->rtext[l].len, t->pos[i].line, t->pos[i].col);
+    }
+    for (size_t k = 0; k < S->ncone; k++) {
+        int32_t i = S->cone[k];
+        const ad_instr c = t->code[i];
+        const adi_pos p = t->pos[i];
+        size_t l;
+        if (c.op == AD_OP_INPUT) {
+            l = adi_tape_leaf(t, i);
+            S->map[i] = adi_rec_var(out, t->pool + t->rtext[l].off, t->rtext[l].len, p.line, p.col);
+        } else if (c.op == AD_OP_CONST) {
+            l = adi_tape_leaf(t, i);
+            S->map[i] = adi_rec_const(out, t->rcval[l], t->pool + t->rtext[l].off, t->rtext[l].len, p.line, p.col);
+        } else {
+            S->map[i] = adi_rec_op(out, (int)c.op, S->map[c.a], c.b >= 0 ? S->map[c.b] : -1, p.line, p.col);
+        }
+        if (S->map[i] < 0) return -1;
+    }
+    if (adi_tape_add_output(out, S->map[root]) < 0 || adi_tape_finish(out) < 0) return -1;
+    return 0;
+}
+
+/* drops what the statement recorded: its nodes, their cached values */
+static void drop(ad_session *S, const adi_tape_mark *m)
+{
+    for (size_t i = m->n; i < S->t->n && i < S->cap; i++) S->known[i] = 0;
+    adi_tape_rollback(S->t, m);
+}
+
+/* the statement becomes part of the session: its inputs and its text */
+static void keep(ad_session *S, const adi_tape_mark *m)
+{
+    const ad_tape *t = S->t;
+    for (size_t l = m->nleaves; l < t->nleaves; l++)
+        if (t->code[t->rleaf[l]].op == AD_OP_INPUT) S->inputs[S->ninputs++] = t->rleaf[l];
+    for (size_t i = S->kept; i < S->len; i++) S->lines += S->text[i] == '\n';
+    S->kept = S->len;
+}
+
+ad_errclass ad_session_run(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out,
+                           size_t *unbound, ad_diag *d)
+{
+    *kind = AD_STMT_EMPTY;
+    *unbound = (size_t)-1;
+    /* the statement on a line of its own after the kept ones */
+    S->len = S->kept;
+    if (adi_grow((void **)&S->text, &S->textcap, S->len + len + 2, 1) < 0) return adi_err_nomem(d);
+    memcpy(S->text + S->len, src, len);
+    S->text[S->len + len] = '\n';
+    S->len += len + 1;
+    S->text[S->len] = 0;
+    S->g.src = S->text;
+    S->g.len = S->len;
+    char top;
+    S->g.stack_top = (uintptr_t)&top;
+
+    size_t pos = S->kept;
+    int line = S->lines + 1, col = 1;
+    ad_stmt st;
+    if (!ad_next_stmt(S->text, S->len - 1, &pos, &line, &col, &st)) return AD_E_NONE;
+    *kind = st.kind;
+    if (st.kind == AD_STMT_EMPTY) return AD_E_NONE;
+
+    adi_tape_mark m = adi_tape_mark_at(S->t);
+    int32_t root;
+    ad_errclass e = adi_prog_stmt(S->t, &S->g, &st, &root, d);
+    int32_t u = e ? -1 : first_unbound(S, &m);
+    /* room for the new inputs, should the statement be kept */
+    if (!e && (reserve(S) < 0 ||
+               adi_grow((void **)&S->inputs, &S->incap, S->ninputs + (S->t->nleaves - m.nleaves), sizeof *S->inputs) < 0))
+        e = adi_err_nomem(d);
+    if (!e && u >= 0 && root >= 0) {
+        /* the command words it (it knows how a value is given) */
+        if (extract(S, root, out) < 0) {
+            e = adi_err_nomem(d);
+        } else {
+            size_t l = adi_tape_leaf(S->t, u);
+            for (size_t i = 0; i < ad_tape_ninputs(out); i++) {
+                size_t nl;
+                const char *nm = ad_tape_input_name(out, i, &nl);
+                if (nl == S->t->rtext[l].len && !memcmp(nm, S->t->pool + S->t->rtext[l].off, nl)) *unbound = i;
+            }
+            e = *unbound != (size_t)-1 ? AD_E_NAME : unbound_here(S, u, d);
+        }
+    } else if (!e && st.kind == AD_STMT_ASSIGN) {
+        e = value(S, root, d);
+        if (!e && adi_prog_bind(&S->g, &st, root) < 0) e = adi_err_nomem(d);
+        if (!e) {
+            keep(S, &m);
+            return AD_E_NONE;
+        }
+    } else if (!e && st.kind == AD_STMT_EXPR) {
+        if (extract(S, root, out) < 0) e = adi_err_nomem(d);
+    } else if (!e) {
+        /* a definition: the function stays, its checked body does not */
+        drop(S, &m);
+        keep(S, &m);
+        return AD_E_NONE;
+    }
+    drop(S, &m);
+    return e;
+}
