@@ -3,7 +3,8 @@
  * Also: REDUCE (the optimiser's cheaper op) gives the same value and
  * partials as the op it replaces; BRANCH (the check's kink sides) changes
  * across every kink; every DERIVED expansion records with its parameters
- * as its only variables.
+ * as its only variables; WIDE (partials in long double) agrees with the
+ * double rules and takes over only where they overflowed.
  *
  * The block replay (src/lib/block.c) trusts two lists in ops.def that restate,
  * for speed, what the value and partial rules already say:
@@ -145,6 +146,46 @@ static void check_branch(int op)
     check(kinks > 0 && bad == 0, what);
 }
 
+/* WIDE: where the double partial is finite, the long double one agrees
+ * with it (1e-12 relative, or the least subnormal where the double one
+ * underflowed: a wrong rule is off by far more, while the double pow's
+ * a^(b-1) is 1.5e-14 off at a = 1e-300, b = 0.1, where the rounding of
+ * b - 1 meets ln a = -690); where the double one overflowed
+ * and the wide one is finite, the status says so (ADI_OVERFLOW), and no
+ * partial is ADI_OVERFLOW where the wide one is not finite */
+static void check_wide(int op)
+{
+    char what[120], first[200] = "";
+    long bad = 0, overflowed = 0;
+    for (size_t i = 0; i < NVALS; i++)
+        for (size_t j = 0; j < NVALS; j++) {
+            double a = vals[i], b = vals[j], d[2];
+            unsigned char st[2];
+            adi_wide w[2];
+            if (domain(op, a, b) || !isfinite(a) || !isfinite(b)) continue;
+            double v = value(op, a, b);
+            if (!isfinite(v)) continue;
+            adi_op_partials(op, a, b, v, d, st);
+            if (!adi_op_wide_partials(op, a, b, v, w)) continue;
+            for (int k = 0; k < adi_ops[op].nargs; k++) {
+                int ok;
+                if (isfinite(d[k]))
+                    ok = st[k] != ADI_OVERFLOW && (w[k] != w[k] || fabsl(w[k] - d[k]) <= 1e-12L * fabsl(w[k]) + 5e-324L);
+                else if (st[k] == ADI_OVERFLOW)
+                    ok = w[k] == w[k] && w[k] - w[k] == 0 && fabsl(w[k]) > DBL_MAX, overflowed++;
+                else
+                    ok = 1;
+                if (!ok && !bad++)
+                    snprintf(first, sizeof first, "# at (%g, %g): d/d%c double %g (status %d), long double %Lg", a, b,
+                             k ? 'b' : 'a', d[k], st[k], w[k]);
+            }
+        }
+    snprintf(what, sizeof what, "WIDE: %s's long double partials agree, and take over where %ld overflowed",
+             opname(op), overflowed);
+    check(bad == 0 && overflowed > 0, what);
+    if (bad) printf("%s (%ld points)\n", first, bad);
+}
+
 /* DERIVED: name(q0, q1, ...) records with the arguments as its only inputs */
 static void check_derived(void)
 {
@@ -178,6 +219,7 @@ int main(void)
     check(listed > 0, "the side tables are not empty");
 #define REDUCE(E, slot, k, INTO) check_reduce(AD_OP_##E, slot, k, AD_OP_##INTO);
 #define BRANCH(E, s) check_branch(AD_OP_##E);
+#define WIDE(E, da, db) check_wide(AD_OP_##E);
 #include "ops.def"
     check_derived();
     printf("1..%d\n", ntest);

@@ -43,6 +43,11 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         double p[2];
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, y, p, st);
+        for (int j = 0; j < 2; j++)
+            if (st[j] == ADI_OVERFLOW) {   /* inf here; in long double below */
+                st[j] = ADI_OK;
+                if (over == SIZE_MAX && (j ? ab : aa)) over = i;
+            }
         unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
         if (zero & 1) p[0] = 0;
         if (zero & 2) p[1] = 0;
@@ -64,13 +69,22 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         for (size_t j = 0; j < k && over == SIZE_MAX && isfinite(p[0]) && isfinite(p[1]); j++)
             if (!isfinite(ti[j]) && (!aa || isfinite(ta[j])) && (!ab || isfinite(tb[j]))) over = i;
     }
-    /* an output's derivative that overflowed: singular where it began (an
-     * overflow that only met zero partials later is gone, rightly) */
+    /* an output's derivative that overflowed: the sweep again in a wider
+     * type (wide.c), and singular where it began when even that does not
+     * fit a double (an overflow that only met zero partials later is gone,
+     * rightly) */
+    int overflowed = 0, widened = 0;
     for (size_t r = 0; over != SIZE_MAX && r < t->nout; r++)
         for (size_t j = 0; j < k; j++)
-            if (act[t->outs[r]] && !isfinite(T[(size_t)t->outs[r] * k + j])) adi_nondiff_note(&nd, over, ADI_SINGULAR);
+            if (act[t->outs[r]] && !isfinite(T[(size_t)t->outs[r] * k + j])) overflowed = 1;
+    if (overflowed) {
+        int rc = adi_forward_wide(t, w, seeds, k, pol, out);
+        if (rc < 0) return adi_err_nomem(d);
+        if (rc > 0) adi_nondiff_note(&nd, over, ADI_OVERFLOW);
+        widened = rc == 0;
+    }
     ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
-    if (e) return e;
+    if (e || widened) return e;
     for (size_t r = 0; r < t->nout; r++) {
         size_t o = (size_t)t->outs[r];
         for (size_t j = 0; j < k; j++) out[r * k + j] = act[o] ? T[o * k + j] : 0;

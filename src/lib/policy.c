@@ -31,6 +31,12 @@ unsigned adi_policy(const ad_tape *t, const double *v, size_t i, const unsigned 
     for (int j = 0; j < 2; j++) {
         if (!(j == 0 ? aa : ab) || st[j] == ADI_OK) continue;
         if (st[j] == ADI_KINK && !adi_tie_is_kink(t, v, i)) continue;
+        if (st[j] == ADI_OVERFLOW) {
+            /* not a kink or a singular point: no policy takes it as 0 (the
+             * sweeps that can redo it in long double never get here) */
+            note(&nd->sing, &nd->sing_status, i, st[j]);
+            continue;
+        }
         if (pol == AD_ZERO_SUBGRAD) zero |= 1u << j;
         else if (st[j] == ADI_KINK) note(&nd->kink, &nd->kink_status, i, st[j]);
         else note(&nd->sing, &nd->sing_status, i, st[j]);

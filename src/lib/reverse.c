@@ -63,11 +63,18 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
         double p[2];
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, v[i], p, st);
+        int wide = 0;
+        for (int j = 0; j < 2; j++)
+            if (st[j] == ADI_OVERFLOW) {   /* inf here; in long double below */
+                st[j] = ADI_OK;
+                wide |= j ? ab : aa;
+            }
         unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
         if (zero & 1) p[0] = 0;
         if (zero & 2) p[1] = 0;
         double g = adj[i];
         if (g == 0) continue;
+        if (wide) over = i;
         if (magnitudes) {
             p[0] = fabs(p[0]);
             p[1] = fabs(p[1]);
@@ -83,12 +90,21 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
         if (fin && ((aa && !isfinite(adj[c.a])) || (ab && !isfinite(adj[c.b])))) over = i;
     }
     w->has_adj = 1;
-    /* a gradient that overflowed: singular where it began (the magnitudes
-     * are only a scale; an overflow that only met zero partials is gone) */
+    /* a gradient that overflowed: the sweep again in a wider type
+     * (wide.c), and singular where it began when even that does not fit a
+     * double (the magnitudes are only a scale; an overflow that only met
+     * zero partials is gone) */
+    int overflowed = 0, widened = 0;
     for (size_t i = 0; !magnitudes && over != SIZE_MAX && i < ni; i++)
-        if (act[i] && !isfinite(adj[i])) adi_nondiff_note(&nd, over, ADI_SINGULAR);
+        if (act[i] && !isfinite(adj[i])) overflowed = 1;
+    if (overflowed) {
+        int rc = adi_reverse_wide(t, w, wout, pol, grad);
+        if (rc < 0) return adi_err_nomem(d);
+        if (rc > 0) adi_nondiff_note(&nd, over, ADI_OVERFLOW);
+        widened = rc == 0;
+    }
     ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
-    if (e) return e;
+    if (e || widened) return e;
     for (size_t i = 0; i < ni; i++) grad[i] = act[i] ? adj[i] : 0;
     return AD_E_NONE;
 }

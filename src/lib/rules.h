@@ -24,6 +24,16 @@
 static inline int adi_is_null_literal(const char *s) { return s[0] == 'N' && s[1] == 'U' && s[2] == 'L' && s[3] == 'L' && !s[4]; }
 static inline int adi_is_ok_literal(const char *s) { return s[0] == 'A' && s[1] == 'D' && s[2] == 'I' && s[3] == '_' && s[4] == 'O' && s[5] == 'K' && !s[6]; }
 
+/* the type of ops.def's WIDE partials: long double where it has a wider
+ * exponent than double (x86-64: 15 bits), else double, which cannot help */
+#if LDBL_MAX_EXP > DBL_MAX_EXP
+typedef long double adi_wide;
+#define ADI_WIDE_USEFUL 1
+#else
+typedef double adi_wide;
+#define ADI_WIDE_USEFUL 0
+#endif
+
 static inline int rule_is_integer(double b) { return isfinite(b) && b == floor(b); }
 
 /* a^b; rule_pow_domain has already rejected the undefined cases.  a^2 is
@@ -44,8 +54,18 @@ static inline double rule_pow_da(double a, double b)
 {
     if (b == 0) return 0;
     double p = pow(a, b - 1);
-    /* a^(b-1) overflows where a^b / a does not (a of 1e-160, b near 0) */
-    return isfinite(p) || a == 0 ? b * p : b * pow(a, b) / a;
+    /* a^(b-1) overflows where a^b / a does not (a of 1e-160, b near 0);
+     * and b - 1 is b itself from 2^53 on, with the parity of an even b */
+    return (isfinite(p) && b - 1 != b) || a == 0 ? b * p : b * pow(a, b) / a;
+}
+/* d/da a^b = b a^(b-1) in long double (ops.def's WIDE): |a|^(b-1) with
+ * the sign that the parity of b - 1 gives a < 0 (b is an integer there,
+ * and even from 2^53 on, where b - 1 rounds back to b) */
+static inline adi_wide rule_pow_da_wide(double a, double b)
+{
+    if (a == 0) return (adi_wide)NAN;
+    adi_wide m = (adi_wide)b * powl(fabsl((adi_wide)a), (adi_wide)b - 1);
+    return a < 0 && fmod(b, 2) == 0 ? -m : m;
 }
 /* d/db a^b = a^b ln a for a > 0; 0 at a = 0 (b > 0); undefined for a < 0 */
 static inline double rule_pow_db(double a, double b, double v)
@@ -217,6 +237,20 @@ static inline const char *adi_op_domain(int op, double a, double b)
     return NULL;
 }
 
+/* op's WIDE partials (ops.def) at (a, b) with value v: 1, or 0 when op has
+ * none */
+static inline int adi_op_wide_partials(int op, double a, double b, double v, adi_wide p[2])
+{
+    adi_wide wa = a, wb = b, wv = v;
+    (void)wa; (void)wb; (void)wv;
+    switch (op) {
+#define WIDE(E, da, db) \
+    case AD_OP_##E: p[0] = (da); p[1] = (db); return ADI_WIDE_USEFUL;
+#include "ops.def"
+    }
+    return 0;
+}
+
 /* local partials d/da, d/db of op at (a, b) with value v, and their status
  * (ADI_OK, ADI_SINGULAR or ADI_KINK) */
 static inline void adi_op_partials(int op, double a, double b, double v,
@@ -239,8 +273,15 @@ static inline void adi_op_partials(int op, double a, double b, double v,
      * so that no nan or inf is printed as a derivative.  (The block replay
      * sees it in the gradient and hands the point to the engines, which
      * report it.) */
-    if (!isfinite(d[0]) && st[0] == ADI_OK) st[0] = ADI_SINGULAR;
-    if (!isfinite(d[1]) && st[1] == ADI_OK) st[1] = ADI_SINGULAR;
+    if ((!isfinite(d[0]) && st[0] == ADI_OK) || (!isfinite(d[1]) && st[1] == ADI_OK)) {
+        /* ...unless it only overflowed, and ops.def's WIDE rule, in long
+         * double, has it: the forward and reverse sweeps use that one */
+        adi_wide w[2];
+        int wide = adi_op_wide_partials(op, a, b, v, w);
+        for (int j = 0; j < 2; j++)
+            if (!isfinite(d[j]) && st[j] == ADI_OK)
+                st[j] = wide && isinf(d[j]) && w[j] == w[j] && w[j] - w[j] == 0 ? ADI_OVERFLOW : ADI_SINGULAR;
+    }
 #ifdef AD_TEST_WRONG_RULE
     /* tests/check.am builds a copy of adcalc with one rule off by 0.1%,
      * to see --check catch it; never defined in the real build */

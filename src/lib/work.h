@@ -42,6 +42,14 @@ ad_errclass adi_err_nomem(ad_diag *d);
  * not depend on it") */
 static inline double adi_term(double p, double x) { return (p == 0 || x == 0) ? 0 : p * x; }
 
+/* After a sweep whose finite products overflowed: the same derivatives in
+ * long double (wide.c), into out (k tangents of each output) or grad (the
+ * inputs' adjoints).  0 when they fit a double, 1 when they do not (or
+ * long double is no wider), -1 when out of memory. */
+int adi_forward_wide(const ad_tape *t, const ad_work *w, const double *seeds, size_t k, ad_policy pol,
+                     double *out);
+int adi_reverse_wide(const ad_tape *t, const ad_work *w, const double *wout, ad_policy pol, double *grad);
+
 /* 0 when the kink at min/max node i is a tie between arguments of an n-ary
  * min(a, b, c, ...) (or max) that are not the overall extremum, so not a kink
  * of the function at all; 1 otherwise.  See eval.c. */
