@@ -21,6 +21,10 @@
 #    ad_eval + ad_reverse (value + gradient) on the five benchmark functions
 #    F1..F5 at many random points, and ad_hessian (whole Hessian of F5,
 #    n = 100); medians, ratios (target: gradient within 3x of the value).
+# e. statements from standard input: 10^4 and 10^5 lines of assignments,
+#    each naming the one before, with --grad (target: 10^5 under 1 s, the
+#    10^4 -> 10^5 time ratio <= 12x, i.e. within 1.2 times linear), and
+#    x = x + 1 lines against bc.
 #
 # Timing uses hyperfine when it is installed (each group of commands is
 # compared in one hyperfine invocation), else an interleaved shell loop timed
@@ -28,7 +32,8 @@
 # are compiled with ${CC:-cc} -O2 into a temporary directory.
 # Environment: BENCH_STARTUP_RUNS, BENCH_RUNS, BENCH_SIZES ("100000 1000000"),
 # BENCH_DEPTH (1000000), BENCH_NO_HYPERFINE=1 to force the shell loop,
-# BENCH_SECTIONS ("a b c d": the sections to run), BENCH_LIBADCALC (the
+# BENCH_SECTIONS ("a b c d e": the sections to run), BENCH_STMT_SIZES
+# ("10000 100000": section e's line counts), BENCH_LIBADCALC (the
 # library for d), BENCH_DERIV_ARGS (deriv_bench's options, e.g. "-r 21"),
 # BENCH_LDFLAGS (extra link flags for d, e.g. a sanitizer build's).
 set -u
@@ -52,7 +57,8 @@ startup_runs=${BENCH_STARTUP_RUNS:-200}
 runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-"100000 1000000"}
 depth=${BENCH_DEPTH:-1000000}
-sections=${BENCH_SECTIONS:-"a b c d"}
+sections=${BENCH_SECTIONS:-"a b c d e"}
+stmt_sizes=${BENCH_STMT_SIZES:-"10000 100000"}
 deriv_args=${BENCH_DERIV_ARGS:-}
 lib=${BENCH_LIBADCALC:-$(dirname "$adcalc")/libadcalc.a}
 case $lib in
@@ -310,6 +316,40 @@ if want d; then
                 }' "$work/deriv.out" >>"$summary"
         fi
     fi
+    echo
+fi
+
+# ---- e. statements from standard input ----
+if want e; then
+    echo "== e. statements from standard input: chains of assignments ($runs runs each)"
+    # named: a_i = a_{i-1}*1.0000001 + sin(a_{i-1})*1e-6, then a_N (each
+    # line names the one before); self: x = x + 1, N times, then x (bc
+    # reads the same file)
+    prev_t=
+    for n in $stmt_sizes; do
+        awk -v n="$n" 'BEGIN { print "a0 = x"; for (i = 1; i <= n; i++) printf "a%d = a%d*1.0000001 + sin(a%d)*1e-6\n", i, i - 1, i - 1; print "a" n }' >"$work/named.$n"
+        awk -v n="$n" 'BEGIN { print "x = 0.5"; for (i = 1; i <= n; i++) print "x = x + 1"; print "x" }' >"$work/self.$n"
+        named="sh -c $(q "$A -at x=0.5 --grad <$(q "$work/named.$n")")"
+        self="sh -c $(q "$A <$(q "$work/self.$n")")"
+        bcself="sh -c $(q "bc -q <$(q "$work/self.$n")")"
+        if command -v bc >/dev/null 2>&1; then
+            set -- $(timeit "$runs" "$named" "$self" "$bcself")
+        else
+            set -- $(timeit "$runs" "$named" "$self") n/a
+        fi
+        t=$1 ts=$2 tb=$3
+        echo "  $n lines: named chain with --grad $t ms; x = x + 1: adcalc $ts ms, bc $tb ms"
+        row "e. $n assignment lines, each naming the one before, --grad" "$t ms" "x = x + 1 lines: adcalc $ts ms, bc $tb ms" \
+            "$(if [ "$n" -ge 100000 ]; then echo "under 1 s: $(verdict "$(le "$t" 1000)")"; fi)"
+        if [ -n "$prev_t" ]; then
+            # linear: the time ratio within 1.2 times the ratio of the sizes
+            r=$(ratio "$t" "$prev_t") lim=$(awk -v a="$n" -v b="$prev_n" 'BEGIN { printf "%.1f", 1.2 * a / b }')
+            echo "  $prev_n -> $n lines: time ratio ${r}x"
+            row "e. $prev_n -> $n lines (named chain)" "${r}x" "" "<= ${lim}x: $(verdict "$(le "$r" "$lim")")"
+        fi
+        prev_t=$t
+        prev_n=$n
+    done
     echo
 fi
 
