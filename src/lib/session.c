@@ -223,19 +223,28 @@ static ad_errclass value(ad_session *S, int32_t root, ad_diag *d)
     return AD_E_NONE;
 }
 
-/* out: root's cone and every input of the session, finished, with root
- * as its output; 0 or -1 when out of memory */
-static int extract(ad_session *S, int32_t root, ad_tape *out)
+/* input node i copied to out */
+static int32_t copy_input(ad_session *S, int32_t i, ad_tape *out)
+{
+    const ad_tape *t = S->t;
+    size_t l = adi_tape_leaf(t, i);
+    return S->map[i] = adi_rec_var(out, t->pool + t->rtext[l].off, t->rtext[l].len, t->pos[i].line, t->pos[i].col);
+}
+
+/* out: root's cone and every input of the session and of the statement
+ * recorded since m (an argument a function ignores is still an input, as
+ * in a program), finished, with root as its output; 0 or -1 when out of
+ * memory */
+static int extract(ad_session *S, const adi_tape_mark *m, int32_t root, ad_tape *out)
 {
     const ad_tape *t = S->t;
     ad_tape_reset(out);
     ad_tape_set_limit(out, t->limit);
     if (collect(S, root, 0) < 0) return -1;
-    for (size_t k = 0; k < S->ninputs; k++) {
-        int32_t i = S->inputs[k];
-        size_t l = adi_tape_leaf(t, i);
-        S->map[i] = adi_rec_var(out, t->pool + t->rtext[l].off, t->rtext[l].len, t->pos[i].line, t->pos[i].col);
-    }
+    for (size_t k = 0; k < S->ninputs; k++)
+        if (copy_input(S, S->inputs[k], out) < 0) return -1;
+    for (size_t l = m->nleaves; l < t->nleaves; l++)
+        if (t->code[t->rleaf[l]].op == AD_OP_INPUT && copy_input(S, t->rleaf[l], out) < 0) return -1;
     for (size_t k = 0; k < S->ncone; k++) {
         int32_t i = S->cone[k];
         const ad_instr c = t->code[i];
@@ -307,7 +316,7 @@ ad_errclass ad_session_run(ad_session *S, const char *src, size_t len, ad_stmt_k
         e = adi_err_nomem(d);
     if (!e && u >= 0 && root >= 0) {
         /* the command words it (it knows how a value is given) */
-        if (extract(S, root, out) < 0) {
+        if (extract(S, &m, root, out) < 0) {
             e = adi_err_nomem(d);
         } else {
             size_t l = adi_tape_leaf(S->t, u);
@@ -326,7 +335,7 @@ ad_errclass ad_session_run(ad_session *S, const char *src, size_t len, ad_stmt_k
             return AD_E_NONE;
         }
     } else if (!e && st.kind == AD_STMT_EXPR) {
-        if (extract(S, root, out) < 0) e = adi_err_nomem(d);
+        if (extract(S, &m, root, out) < 0) e = adi_err_nomem(d);
     } else if (!e) {
         /* a definition: the function stays, its checked body does not */
         drop(S, &m);

@@ -15,7 +15,10 @@
  * they fail (block_check); at those points forward mode succeeds where
  * reverse does, with a gradient within 1e-13 of the terms' magnitudes (or
  * DBL_MIN, where they are subnormal), and
- * the Hessian's pass gives reverse's gradient to the bit (engines_check).
+ * the Hessian's pass gives reverse's gradient to the bit (engines_check);
+ * and the statements run one at a time in a session (the REPL's engine)
+ * give each expression statement the value, inputs and error class of the
+ * whole program made of the statements kept before it (session_check).
  * Build: make fuzz (clang with -fsanitize=fuzzer,address,undefined). */
 #include <float.h>
 #include <math.h>
@@ -268,6 +271,86 @@ out:
     ad_tape_free(t);
 }
 
+/* expression statement's value on tape t at the point: each input's
+ * value by name; AD_E_NAME when the point has none */
+static ad_errclass value_at(const ad_tape *t, ad_work *w, const cli_bindings *at, double *v)
+{
+    size_t ni = ad_tape_ninputs(t);
+    double *x = malloc((ni ? ni : 1) * sizeof *x);
+    if (!x) return AD_E_IO;
+    for (size_t i = 0; i < ni; i++) {
+        size_t len, k = 0;
+        const char *nm = ad_tape_input_name(t, i, &len);
+        while (k < at->n && !(strlen(at->names[k]) == len && !memcmp(at->names[k], nm, len))) k++;
+        if (k == at->n) {
+            free(x);
+            return AD_E_NAME;
+        }
+        x[i] = at->values[k];
+    }
+    ad_diag d;
+    ad_errclass e = ad_eval(t, w, x, &d);
+    if (!e) *v = ad_value(t, w);
+    free(x);
+    return e;
+}
+
+/* The session (the REPL's engine, ad_session_run) against whole programs:
+ * each expression statement of expr, run after the statements the session
+ * kept, records what the program of the kept statements' text and that
+ * statement records: the same inputs in the same order, the same value to
+ * the bit, or an error of the same class. */
+static void session_check(const char *at_text, const char *expr)
+{
+    cli_bindings at = {0};
+    ad_diag d;
+    ad_session *s = ad_session_new();
+    ad_tape *out = ad_tape_new(), *whole = ad_tape_new();
+    ad_work *w = ad_work_new();
+    if (!cli_add_bindings("-at", at_text, &at, &d) && s && out && whole && w &&
+        !ad_session_point(s, (const char *const *)at.names, at.values, at.n)) {
+        size_t len = strlen(expr), pos = 0;
+        int line = 1, col = 1;
+        ad_stmt st;
+        while (ad_next_stmt(expr, len, &pos, &line, &col, &st)) {
+            if (st.kind == AD_STMT_EMPTY) continue;
+            ad_stmt_kind kind;
+            size_t unbound, tl;
+            int kept;
+            ad_errclass es = ad_session_run(s, expr + st.off, st.len, &kind, out, &unbound, &d);
+            if (es == AD_E_IO) break;   /* the tape limit: the session ends */
+            if (kind != AD_STMT_EXPR) continue;
+            const char *text = ad_session_text(s, &tl, &kept);
+            ad_errclass ew = ad_parse(whole, text, tl, &d);
+            double vs = 0, vw = 0;
+            if (!es) es = value_at(out, w, &at, &vs);
+            if (!ew) ew = value_at(whole, w, &at, &vw);
+            int same = es == ew && (es || memcmp(&vs, &vw, sizeof vs) == 0 || (vs != vs && vw != vw));
+            if (same && !es) {
+                same = ad_tape_ninputs(out) == ad_tape_ninputs(whole);
+                for (size_t i = 0; same && i < ad_tape_ninputs(out); i++) {
+                    size_t l1, l2;
+                    const char *n1 = ad_tape_input_name(out, i, &l1), *n2 = ad_tape_input_name(whole, i, &l2);
+                    same = l1 == l2 && !memcmp(n1, n2, l1);
+                }
+            }
+            if (!same) {
+                fprintf(stderr, "session and program differ at '%.*s': %s %.17g vs %s %.17g (%zu vs %zu inputs)\n",
+                        (int)st.len, expr + st.off, ad_err_tag(es), vs, ad_err_tag(ew), vw,
+                        es ? 0 : ad_tape_ninputs(out), ew ? 0 : ad_tape_ninputs(whole));
+                abort();
+            }
+        }
+    }
+    for (size_t i = 0; i < at.n; i++) free(at.names[i]);
+    free(at.names);
+    free(at.values);
+    ad_session_free(s);
+    ad_tape_free(out);
+    ad_tape_free(whole);
+    ad_work_free(w);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
@@ -310,6 +393,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     block_check(expr, data, size);
+    session_check(at, expr);
     if (flags & 16) {
         char *hv[16] = {"adcalc", "-e", expr, "--hessian", "--nondiff", (char *)policy, "--format", (char *)fmt};
         double v = 0;
