@@ -143,26 +143,23 @@ static const char *taken(const adi_prog *g, const char *name, size_t len)
     return NULL;
 }
 
-static ad_errclass define(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d)
+static void free_params(adi_ufunc *f)
+{
+    free(f->param_off);
+    free(f->param_len);
+    f->param_off = f->param_len = NULL;
+}
+
+/* the parameters of definition st (names separated by commas, blanks,
+ * line ends and comments around them) into f; on an error f has none */
+static ad_errclass params(const adi_prog *g, const ad_stmt *st, adi_ufunc *f, ad_diag *d)
 {
     const char *s = g->src, *name = s + st->name_off;
-    size_t nl = st->name_len;
-    const char *what = taken(g, name, nl);
-    if (what && strcmp(what, "a function") != 0)
-        return perr(d, AD_E_NAME, st->line, st->col, "cannot define '%s': the name is taken by a built-in", name, nl);
-    if (adi_symtab_get(&g->bindings, name, nl) >= 0)
-        return perr(d, AD_E_NAME, st->line, st->col, "cannot define function '%s': it is a variable", name, nl);
-    /* the parameters: names separated by commas */
-    adi_ufunc f;
-    memset(&f, 0, sizeof f);
-    f.name_off = st->name_off;
-    f.name_len = nl;
-    size_t i = st->params_off, end = st->params_off + st->params_len;
-    int pl = st->line, pc = st->col;
-    while (i <= end) {
-        /* blanks, line ends and comments may surround a parameter */
+    size_t nl = st->name_len, i = st->params_off, end = st->params_off + st->params_len;
+    ad_errclass e = AD_E_NONE;
+    while (!e && i <= end) {
         size_t at = st->off;
-        int al = st->line, ac = st->col;
+        int al = st->line, ac = st->col, pl, pc;
         skip_space(s, end, &i, &al, &ac);
         size_t b = i;
         /* where the parameter starts, for errors */
@@ -170,87 +167,96 @@ static ad_errclass define(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d
         while (i < end && idchar((unsigned char)s[i])) i++;
         size_t plen = i - b;
         skip_space(s, end, &i, &al, &ac);
-        if (plen == 0 && f.nparams == 0 && i == end) break;   /* f() = ... */
+        if (plen == 0 && f->nparams == 0 && i == end) break;   /* f() = ... */
         if (plen == 0 || !idstart((unsigned char)s[b]) || (i < end && s[i] != ',')) {
-            free(f.param_off);
-            free(f.param_len);
-            return perr(d, AD_E_SYNTAX, pl, pc, "the parameters of '%s' must be names separated by commas", name, nl);
+            e = perr(d, AD_E_SYNTAX, pl, pc, "the parameters of '%s' must be names separated by commas", name, nl);
+            break;
         }
         if (taken(g, s + b, plen)) {
-            free(f.param_off);
-            free(f.param_len);
-            return perr(d, AD_E_NAME, pl, pc, "parameter '%s' is a reserved name", s + b, plen);
+            e = perr(d, AD_E_NAME, pl, pc, "parameter '%s' is a reserved name", s + b, plen);
+            break;
         }
-        for (size_t k = 0; k < f.nparams; k++)
-            if (f.param_len[k] == plen && !memcmp(s + f.param_off[k], s + b, plen)) {
-                free(f.param_off);
-                free(f.param_len);
-                return perr(d, AD_E_NAME, pl, pc, "parameter '%s' given twice", s + b, plen);
-            }
-        size_t *no = adi_realloc(f.param_off, (f.nparams + 1) * sizeof *no);
-        if (no) f.param_off = no;
-        size_t *nn = no ? adi_realloc(f.param_len, (f.nparams + 1) * sizeof *nn) : NULL;
+        for (size_t k = 0; !e && k < f->nparams; k++)
+            if (f->param_len[k] == plen && !memcmp(s + f->param_off[k], s + b, plen))
+                e = perr(d, AD_E_NAME, pl, pc, "parameter '%s' given twice", s + b, plen);
+        if (e) break;
+        size_t *no = adi_realloc(f->param_off, (f->nparams + 1) * sizeof *no);
+        if (no) f->param_off = no;
+        size_t *nn = no ? adi_realloc(f->param_len, (f->nparams + 1) * sizeof *nn) : NULL;
         if (!no || !nn) {
-            free(f.param_off);
-            free(f.param_len);
-            return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+            e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+            break;
         }
-        f.param_len = nn;
-        f.param_off[f.nparams] = b;
-        f.param_len[f.nparams++] = plen;
+        f->param_len = nn;
+        f->param_off[f->nparams] = b;
+        f->param_len[f->nparams++] = plen;
         i++;   /* the ',' */
     }
+    if (e) free_params(f);
+    return e;
+}
+
+/* records f's body once, its parameters bound to stand-in constants: its
+ * nodes feed no output and are dropped when the tape is finished */
+static ad_errclass check_body(ad_tape *t, adi_prog *g, const adi_ufunc *f, ad_diag *d)
+{
+    const char *s = g->src;
+    adi_param *ps = adi_malloc((f->nparams ? f->nparams : 1) * sizeof *ps);
+    if (!ps) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    ad_errclass e = AD_E_NONE;
+    for (size_t k = 0; !e && k < f->nparams; k++) {
+        ps[k].name = s + f->param_off[k];
+        ps[k].len = f->param_len[k];
+        ps[k].node = adi_rec_const(t, 1, "1", 1, f->body_line, f->body_col);
+        if (ps[k].node < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    }
+    if (!e && (f->body_len == 0 || strspn(s + f->body_off, " \t\r\n") >= f->body_len)) {
+        e = perr(d, AD_E_SYNTAX, f->body_line, f->body_col, "the body of '%s' is empty", s + f->name_off, f->name_len);
+    } else if (!e) {
+        g->checking++;
+        adi_parse_span(t, g, f->body_off, f->body_len, f->body_line, f->body_col, ps, f->nparams, 1, d, &e);
+        g->checking--;
+    }
+    free(ps);
+    return e;
+}
+
+static ad_errclass define(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d)
+{
+    const char *name = g->src + st->name_off;
+    size_t nl = st->name_len;
+    const char *what = taken(g, name, nl);
+    if (what && strcmp(what, "a function") != 0)
+        return perr(d, AD_E_NAME, st->line, st->col, "cannot define '%s': the name is taken by a built-in", name, nl);
+    if (adi_symtab_get(&g->bindings, name, nl) >= 0)
+        return perr(d, AD_E_NAME, st->line, st->col, "cannot define function '%s': it is a variable", name, nl);
+    adi_ufunc f;
+    memset(&f, 0, sizeof f);
+    f.name_off = st->name_off;
+    f.name_len = nl;
+    ad_errclass e = params(g, st, &f, d);
+    if (e) return e;
     f.body_off = st->rhs_off;
     f.body_len = st->off + st->len - st->rhs_off;
     f.body_line = st->rhs_line;
     f.body_col = st->rhs_col;
-    f.defining = 1;
+    f.defining = 1;   /* a call of f in its own body is recursion */
     if (adi_grow((void **)&g->fn, &g->fncap, g->nfn + 1, sizeof *g->fn) < 0) {
-        free(f.param_off);
-        free(f.param_len);
+        free_params(&f);
         return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
     }
     size_t idx = g->nfn++;
     g->fn[idx] = f;
     int32_t prev = adi_symtab_get(&g->funcs, name, nl);   /* a redefinition replaces it */
-    ad_errclass e = AD_E_NONE;
-    adi_param *ps = NULL;
-    if (adi_symtab_set(&g->funcs, name, nl, (int32_t)idx) < 0) {
-        e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-        goto undo;
-    }
-    /* check the body once, its parameters bound to stand-in constants: its
-     * nodes feed no output and are dropped when the tape is finished */
-    ps = adi_malloc((f.nparams ? f.nparams : 1) * sizeof *ps);
-    if (!ps) {
-        e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-        goto undo;
-    }
-    for (size_t k = 0; k < f.nparams; k++) {
-        ps[k].name = s + f.param_off[k];
-        ps[k].len = f.param_len[k];
-        ps[k].node = adi_rec_const(t, 1, "1", 1, f.body_line, f.body_col);
-        if (ps[k].node < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-    }
-    if (!e) {
-        if (f.body_len == 0 || strspn(s + f.body_off, " \t\r\n") >= f.body_len)
-            e = perr(d, AD_E_SYNTAX, f.body_line, f.body_col, "the body of '%s' is empty", name, nl);
-        else {
-            g->checking++;
-            adi_parse_span(t, g, f.body_off, f.body_len, f.body_line, f.body_col, ps, f.nparams, 1, d, &e);
-            g->checking--;
-        }
-    }
-    free(ps);
+    if (adi_symtab_set(&g->funcs, name, nl, (int32_t)idx) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    if (!e) e = check_body(t, g, &f, d);
     g->fn[idx].defining = 0;
     if (!e) return AD_E_NONE;
-undo:
     /* a definition that failed leaves no trace (a session goes on after it) */
     if (prev >= 0) adi_symtab_set(&g->funcs, name, nl, prev);   /* the key is there: no memory needed */
     else adi_symtab_forget(&g->funcs, name, nl);
     g->nfn--;
-    free(f.param_off);
-    free(f.param_len);
+    free_params(&f);
     return e;
 }
 
