@@ -66,7 +66,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
          * first such node is where a derivative that is not finite at the
          * end first appeared (a nan from a kink or singular partial is the
          * policy's, noted above) */
-        for (size_t j = 0; j < k && over == SIZE_MAX && isfinite(p[0]) && isfinite(p[1]); j++)
+        for (size_t j = 0; j < k && over == SIZE_MAX && (!aa || isfinite(p[0])) && (!ab || isfinite(p[1])); j++)
             if (!isfinite(ti[j]) && (!aa || isfinite(ta[j])) && (!ab || isfinite(tb[j]))) over = i;
     }
     /* an output's derivative that overflowed: the sweep again in a wider
@@ -74,12 +74,19 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
      * fit a double (an overflow that only met zero partials later is gone,
      * rightly) */
     int overflowed = 0, widened = 0;
-    for (size_t r = 0; over != SIZE_MAX && r < t->nout; r++)
+    for (size_t r = 0; r < t->nout; r++)
         for (size_t j = 0; j < k; j++)
             if (act[t->outs[r]] && !isfinite(T[(size_t)t->outs[r] * k + j])) overflowed = 1;
-    if (overflowed) {
+    /* (a derivative the policy noted as singular or a kink fails anyway) */
+    if (overflowed && nd.sing == SIZE_MAX && nd.kink == SIZE_MAX) {
         int rc = adi_forward_wide(t, w, seeds, k, pol, out);
         if (rc < 0) return adi_err_nomem(d);
+        /* where it began: the first product that overflowed, else the
+         * first tangent that is not finite */
+        for (size_t i = ni + nc; over == SIZE_MAX && i < n; i++)
+            for (size_t j = 0; j < k; j++)
+                if (act[i] && !isfinite(T[i * k + j])) over = i;
+        if (over == SIZE_MAX) over = (size_t)t->outs[0];   /* (not reached: a term overflowed) */
         if (rc > 0) adi_nondiff_note(&nd, over, ADI_OVERFLOW);
         widened = rc == 0;
     }

@@ -83,8 +83,8 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
          * such node (nearest the inputs) is where a gradient that is not
          * finite at the end appeared (a nan from a kink or singular
          * partial is the policy's, noted above) */
-        int fin = isfinite(g) && isfinite(p[0]) && isfinite(p[1]) && (!aa || isfinite(adj[c.a])) &&
-                  (!ab || isfinite(adj[c.b]));
+        int fin = isfinite(g) && (!aa || (isfinite(p[0]) && isfinite(adj[c.a]))) &&
+                  (!ab || (isfinite(p[1]) && isfinite(adj[c.b])));
         if (aa) adj[c.a] += adi_term(p[0], g);
         if (ab) adj[c.b] += adi_term(p[1], g);
         if (fin && ((aa && !isfinite(adj[c.a])) || (ab && !isfinite(adj[c.b])))) over = i;
@@ -95,11 +95,17 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
      * double (the magnitudes are only a scale; an overflow that only met
      * zero partials is gone) */
     int overflowed = 0, widened = 0;
-    for (size_t i = 0; !magnitudes && over != SIZE_MAX && i < ni; i++)
+    for (size_t i = 0; !magnitudes && i < ni; i++)
         if (act[i] && !isfinite(adj[i])) overflowed = 1;
-    if (overflowed) {
+    /* (a derivative the policy noted as singular or a kink fails anyway) */
+    if (overflowed && nd.sing == SIZE_MAX && nd.kink == SIZE_MAX) {
         int rc = adi_reverse_wide(t, w, wout, pol, grad);
         if (rc < 0) return adi_err_nomem(d);
+        /* where it began: the product that overflowed nearest the inputs,
+         * else the first operation whose adjoint is not finite */
+        for (size_t i = ni + nc; over == SIZE_MAX && i < n; i++)
+            if (act[i] && !isfinite(adj[i])) over = i;
+        if (over == SIZE_MAX) over = (size_t)t->outs[0];   /* (not reached: a term overflowed) */
         if (rc > 0) adi_nondiff_note(&nd, over, ADI_OVERFLOW);
         widened = rc == 0;
     }

@@ -171,9 +171,8 @@ static void engines_check(const ad_tape *t, ad_work *w, const double *x, size_t 
         seeds[i * ni + i] = 1;
     }
     ad_errclass ef = ad_forward(t, w, x, diff, seeds, ni, AD_STRICT, gf, &d);
-    /* tangents that overflow where the adjoints do not (or the reverse,
-     * below): a known limit of double-range derivatives, as above */
-    if (ef == AD_E_DOMAIN && strstr(d.msg, "derivative is infinite or undefined")) return;
+    /* both engines redo an overflowed point in long double (wide.c), so
+     * forward fails where reverse succeeds only if one of them is wrong */
     if (ef) {
         fprintf(stderr, "engines: forward fails (%s: %s) where reverse succeeds\n", ad_err_tag(ef), d.msg);
         print_point(x, ni);
