@@ -6,6 +6,38 @@
 #include "work.h"
 #include "rules.h"
 
+/* The tangents again over the first sweep's values, after they left a
+ * derivative that is not finite even in long double: where that began,
+ * the first node whose finite partials and tangents gave a product that
+ * overflowed, or whose partial overflowed; the tests cost k per node, so
+ * only this pass makes them */
+static size_t locate_overflow(const ad_tape *t, ad_work *w, size_t k, ad_policy pol)
+{
+    const double *v = w->val;
+    double *T = w->tan;
+    const unsigned char *act = w->act;
+    adi_nondiff nd;
+    for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
+        if (!act[i]) continue;
+        const ad_instr c = t->code[i];
+        int aa = act[c.a], ab = c.b >= 0 && act[c.b], wide;
+        double p[2];
+        adi_sweep_partials(t, v, i, aa, ab, pol, &nd, p, &wide);
+        if (wide) return i;
+        double *ti = T + i * k;
+        const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
+        for (size_t j = 0; j < k; j++) {
+            ti[j] = (aa ? adi_term(p[0], ta[j]) : 0) + (ab ? adi_term(p[1], tb[j]) : 0);
+            /* (only the partials of differentiated operands count: pow's
+             * for a constant exponent is nan at a negative base) */
+            if (!isfinite(ti[j]) && (!aa || (isfinite(p[0]) && isfinite(ta[j]))) &&
+                (!ab || (isfinite(p[1]) && isfinite(tb[j]))))
+                return i;
+        }
+    }
+    return (size_t)t->outs[0];   /* (a fallback never needed: a term overflowed) */
+}
+
 ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
                        const unsigned char *diff, const double *seeds, size_t k,
                        ad_policy pol, double *out, ad_diag *d)
@@ -27,7 +59,6 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
     }
     adi_nondiff nd;
     adi_nondiff_init(&nd);
-    size_t over = SIZE_MAX;
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
@@ -39,18 +70,9 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
         if (!isfinite(y)) return adi_err_domain(t, w, i, ADI_INF_REASON, d);
-
         double p[2];
-        unsigned char st[2];
-        adi_op_partials((int)c.op, a, b, y, p, st);
-        for (int j = 0; j < 2; j++)
-            if (st[j] == ADI_OVERFLOW) {   /* inf here; in long double below */
-                st[j] = ADI_OK;
-                if (over == SIZE_MAX && (j ? ab : aa)) over = i;
-            }
-        unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
-        if (zero & 1) p[0] = 0;
-        if (zero & 2) p[1] = 0;
+        int wide;
+        adi_sweep_partials(t, v, i, aa, ab, pol, &nd, p, &wide);
         double *ti = T + i * k;
         const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
         /* an operand that does not move in a direction contributes nothing
@@ -62,39 +84,24 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         } else {
             for (size_t j = 0; j < k; j++) ti[j] = adi_term(p[1], tb[j]);
         }
-        /* finite partials and tangents whose products overflowed: the
-         * first such node is where a derivative that is not finite at the
-         * end first appeared (a nan from a kink or singular partial is the
-         * policy's, noted above) */
-        for (size_t j = 0; j < k && over == SIZE_MAX && (!aa || isfinite(p[0])) && (!ab || isfinite(p[1])); j++)
-            if (!isfinite(ti[j]) && (!aa || isfinite(ta[j])) && (!ab || isfinite(tb[j]))) over = i;
     }
-    /* an output's derivative that overflowed: the sweep again in a wider
-     * type (wide.c), and singular where it began when even that does not
-     * fit a double (an overflow that only met zero partials later is gone,
-     * rightly) */
-    int overflowed = 0, widened = 0;
-    for (size_t r = 0; r < t->nout; r++)
-        for (size_t j = 0; j < k; j++)
-            if (act[t->outs[r]] && !isfinite(T[(size_t)t->outs[r] * k + j])) overflowed = 1;
-    /* (a derivative the policy noted as singular or a kink fails anyway) */
+    /* an output's derivative that is not finite (and not the policy's
+     * error): the sweep again in a wider type (wide.c), and when even that
+     * does not fit a double, an error where it began (an overflow that
+     * only met zero partials later is gone, rightly) */
+    int overflowed = 0;
+    for (size_t r = 0; r < t->nout; r++) {
+        size_t o = (size_t)t->outs[r];
+        for (size_t j = 0; j < k; j++) {
+            double x = act[o] ? T[o * k + j] : 0;
+            out[r * k + j] = x;
+            overflowed |= x - x != 0;   /* inf or nan (on an error out is not the answer) */
+        }
+    }
     if (overflowed && nd.sing == SIZE_MAX && nd.kink == SIZE_MAX) {
         int rc = adi_forward_wide(t, w, seeds, k, pol, out);
         if (rc < 0) return adi_err_nomem(d);
-        /* where it began: the first product that overflowed, else the
-         * first tangent that is not finite */
-        for (size_t i = ni + nc; over == SIZE_MAX && i < n; i++)
-            for (size_t j = 0; j < k; j++)
-                if (act[i] && !isfinite(T[i * k + j])) over = i;
-        if (over == SIZE_MAX) over = (size_t)t->outs[0];   /* (not reached: a term overflowed) */
-        if (rc > 0) adi_nondiff_note(&nd, over, ADI_OVERFLOW);
-        widened = rc == 0;
+        if (rc > 0) adi_nondiff_note(&nd, locate_overflow(t, w, k, pol), ADI_OVERFLOW);
     }
-    ad_errclass e = adi_nondiff_verdict(t, w, &nd, d);
-    if (e || widened) return e;
-    for (size_t r = 0; r < t->nout; r++) {
-        size_t o = (size_t)t->outs[r];
-        for (size_t j = 0; j < k; j++) out[r * k + j] = act[o] ? T[o * k + j] : 0;
-    }
-    return AD_E_NONE;
+    return adi_nondiff_verdict(t, w, &nd, d);
 }

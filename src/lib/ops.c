@@ -3,6 +3,7 @@
  * --help and the man page check all read. */
 #include <string.h>
 #include "ops.h"
+#include "rules.h"
 
 const adi_opinfo adi_ops[AD_OP_COUNT] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
@@ -49,4 +50,15 @@ const char *ad_function(size_t i, const char **doc)
         }
     }
     return NULL;
+}
+
+void adi_op_partials_not_finite(int op, double a, double b, double v, const double d[2], unsigned char st[2])
+{
+    /* ...unless it only overflowed, and ops.def's WIDE rule, in long
+     * double, has it: the forward and reverse sweeps use that one */
+    adi_wide w[2];
+    int wide = adi_op_wide_partials(op, a, b, v, w);
+    for (int j = 0; j < 2; j++)
+        if (!isfinite(d[j]) && st[j] == ADI_OK)
+            st[j] = wide && isinf(d[j]) && w[j] == w[j] && w[j] - w[j] == 0 ? ADI_OVERFLOW : ADI_SINGULAR;
 }

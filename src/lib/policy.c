@@ -7,12 +7,6 @@
 #include "work.h"
 #include "ops.h"
 
-void adi_nondiff_init(adi_nondiff *nd)
-{
-    nd->sing = nd->kink = SIZE_MAX;
-    nd->sing_status = nd->kink_status = ADI_OK;
-}
-
 /* the point nearest the inputs wins; at one node, the last note (a sweep
  * backwards notes each node once, a sweep forwards keeps the first) */
 static void note(size_t *at, int *status, size_t i, int st)
@@ -24,8 +18,8 @@ static void note(size_t *at, int *status, size_t i, int st)
 
 void adi_nondiff_note(adi_nondiff *nd, size_t i, int status) { note(&nd->sing, &nd->sing_status, i, status); }
 
-unsigned adi_policy(const ad_tape *t, const double *v, size_t i, const unsigned char st[2], int aa, int ab,
-                    ad_policy pol, adi_nondiff *nd)
+unsigned adi_policy_point(const ad_tape *t, const double *v, size_t i, const unsigned char st[2], int aa,
+                          int ab, ad_policy pol, adi_nondiff *nd)
 {
     unsigned zero = 0;
     for (int j = 0; j < 2; j++) {
@@ -51,7 +45,7 @@ int adi_policy_higher(ad_policy pol, adi_nondiff *nd, size_t i, int status)
     return 0;
 }
 
-ad_errclass adi_nondiff_verdict(const ad_tape *t, const ad_work *w, const adi_nondiff *nd, ad_diag *d)
+ad_errclass adi_nondiff_error(const ad_tape *t, const ad_work *w, const adi_nondiff *nd, ad_diag *d)
 {
     if (nd->sing != SIZE_MAX) return adi_err_point(t, w, nd->sing, nd->sing_status, d);
     if (nd->kink != SIZE_MAX) return adi_err_point(t, w, nd->kink, nd->kink_status, d);

@@ -251,10 +251,21 @@ static inline int adi_op_wide_partials(int op, double a, double b, double v, adi
     return 0;
 }
 
+/* the status of a partial that is not finite where the value is defined
+ * (below): ADI_OVERFLOW where ops.def's WIDE rule has it, else singular;
+ * out of line, as it is rare (ops.c) */
+void adi_op_partials_not_finite(int op, double a, double b, double v, const double d[2], unsigned char st[2]);
+
 /* local partials d/da, d/db of op at (a, b) with value v, and their status
  * (ADI_OK, ADI_SINGULAR or ADI_KINK) */
-static inline void adi_op_partials(int op, double a, double b, double v,
-                                  double d[2], unsigned char st[2])
+#if defined(__GNUC__)
+#define ADI_HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define ADI_HOT_INLINE static inline
+#endif
+/* (inlined wherever it is called: a sweep calls it once a node, and a
+ * call per node costs a small tape a tenth of its time) */
+ADI_HOT_INLINE void adi_op_partials(int op, double a, double b, double v, double d[2], unsigned char st[2])
 {
     (void)a; (void)b; (void)v;
     switch (op) {
@@ -273,15 +284,8 @@ static inline void adi_op_partials(int op, double a, double b, double v,
      * so that no nan or inf is printed as a derivative.  (The block replay
      * sees it in the gradient and hands the point to the engines, which
      * report it.) */
-    if ((!isfinite(d[0]) && st[0] == ADI_OK) || (!isfinite(d[1]) && st[1] == ADI_OK)) {
-        /* ...unless it only overflowed, and ops.def's WIDE rule, in long
-         * double, has it: the forward and reverse sweeps use that one */
-        adi_wide w[2];
-        int wide = adi_op_wide_partials(op, a, b, v, w);
-        for (int j = 0; j < 2; j++)
-            if (!isfinite(d[j]) && st[j] == ADI_OK)
-                st[j] = wide && isinf(d[j]) && w[j] == w[j] && w[j] - w[j] == 0 ? ADI_OVERFLOW : ADI_SINGULAR;
-    }
+    if ((!isfinite(d[0]) && st[0] == ADI_OK) || (!isfinite(d[1]) && st[1] == ADI_OK))
+        adi_op_partials_not_finite(op, a, b, v, d, st);
 #ifdef AD_TEST_WRONG_RULE
     /* tests/check.am builds a copy of adcalc with one rule off by 0.1%,
      * to see --check catch it; never defined in the real build */

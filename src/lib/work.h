@@ -5,6 +5,7 @@
 #define AD_WORK_H
 
 #include "tape.h"
+#include "rules.h"
 
 struct ad_work {
     double *val;          /* primal value of every node */
@@ -63,14 +64,25 @@ typedef struct {
     int sing_status, kink_status;
 } adi_nondiff;
 
-void adi_nondiff_init(adi_nondiff *nd);
+static inline void adi_nondiff_init(adi_nondiff *nd)
+{
+    nd->sing = nd->kink = SIZE_MAX;
+    nd->sing_status = nd->kink_status = ADI_OK;
+}
 /* The policy at node i, whose partials have statuses st and whose operands
  * a and b depend on a differentiated input when aa, ab: under zero-subgrad
  * the operands (bit 0: a, bit 1: b) whose partials it takes as 0; under
  * strict it notes the point in nd and returns 0.  The one place every
  * engine (and the tape listing) applies --nondiff. */
-unsigned adi_policy(const ad_tape *t, const double *v, size_t i, const unsigned char st[2], int aa, int ab,
-                    ad_policy pol, adi_nondiff *nd);
+unsigned adi_policy_point(const ad_tape *t, const double *v, size_t i, const unsigned char st[2], int aa,
+                          int ab, ad_policy pol, adi_nondiff *nd);
+/* ...which most nodes, whose differentiated operands' partials are fine,
+ * need not call */
+static inline unsigned adi_policy(const ad_tape *t, const double *v, size_t i, const unsigned char st[2], int aa,
+                                  int ab, ad_policy pol, adi_nondiff *nd)
+{
+    return (!aa || st[0] == ADI_OK) && (!ab || st[1] == ADI_OK) ? 0 : adi_policy_point(t, v, i, st, aa, ab, pol, nd);
+}
 /* A derivative of a higher order that is not finite at node i (status:
  * ADI_SINGULAR or ADI_SINGULAR_HIGHER): 1 when the policy takes it as 0
  * (zero-subgrad), else noted as the point to fail at, and 0 */
@@ -78,6 +90,31 @@ int adi_policy_higher(ad_policy pol, adi_nondiff *nd, size_t i, int status);
 /* notes a singular (or higher-order singular) point at node i */
 void adi_nondiff_note(adi_nondiff *nd, size_t i, int status);
 /* the sweep's verdict: the error at the singular point, else at the kink */
-ad_errclass adi_nondiff_verdict(const ad_tape *t, const ad_work *w, const adi_nondiff *nd, ad_diag *d);
+ad_errclass adi_nondiff_error(const ad_tape *t, const ad_work *w, const adi_nondiff *nd, ad_diag *d);
+static inline ad_errclass adi_nondiff_verdict(const ad_tape *t, const ad_work *w, const adi_nondiff *nd, ad_diag *d)
+{
+    return nd->sing == SIZE_MAX && nd->kink == SIZE_MAX ? AD_E_NONE : adi_nondiff_error(t, w, nd, d);
+}
+
+/* node i's partials as a forward or reverse sweep uses them: after the
+ * policy (nd notes its points), with *wide set when a partial of a
+ * differentiated operand only overflowed (ADI_OVERFLOW: inf here, in long
+ * double in wide.c) */
+ADI_HOT_INLINE void adi_sweep_partials(const ad_tape *t, const double *v, size_t i, int aa, int ab,
+                                       ad_policy pol, adi_nondiff *nd, double p[2], int *wide)
+{
+    const ad_instr c = t->code[i];
+    unsigned char st[2];
+    adi_op_partials((int)c.op, v[c.a], c.b >= 0 ? v[c.b] : 0, v[i], p, st);
+    *wide = 0;
+    if (st[0] | st[1]) {
+        *wide = (st[0] == ADI_OVERFLOW && aa) || (st[1] == ADI_OVERFLOW && ab);
+        if (st[0] == ADI_OVERFLOW) st[0] = ADI_OK;
+        if (st[1] == ADI_OVERFLOW) st[1] = ADI_OK;
+    }
+    unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, nd);
+    if (zero & 1) p[0] = 0;
+    if (zero & 2) p[1] = 0;
+}
 
 #endif
