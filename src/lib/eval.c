@@ -81,6 +81,9 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
     else if (status == ADI_OVERFLOW)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: derivative is beyond the range of a double here", what);
+    else if (status == ADI_OVERFLOW_HIGHER)
+        e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
+                        "%s: a higher derivative is beyond the range of a double here", what);
     else if (status == ADI_SINGULAR_HIGHER)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: a higher derivative is infinite or undefined here", what);
@@ -89,7 +92,8 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
                         "%s: not differentiable here", what);
     if (d) {
         d->src = t->pos[i].src;
-        d->hint = e == AD_E_NONDIFF ? AD_HINT_POLICY_SUBGRAD : status == ADI_OVERFLOW ? AD_HINT_NONE : AD_HINT_POLICY_ZERO;
+        d->hint = e == AD_E_NONDIFF ? AD_HINT_POLICY_SUBGRAD : status == ADI_OVERFLOW || status == ADI_OVERFLOW_HIGHER ? AD_HINT_NONE
+                                                                                 : AD_HINT_POLICY_ZERO;
     }
     return e;
 }

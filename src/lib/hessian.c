@@ -113,7 +113,7 @@ ad_errclass ad_hessian(const ad_tape *t, ad_work *w, const double *inputs,
     if (bad && nd.sing == SIZE_MAX && nd.kink == SIZE_MAX) {
         size_t over = backward(t, w, k, pol, 1, &nd);
         if (over == SIZE_MAX) over = (size_t)t->outs[0];   /* (not reached: a term overflowed) */
-        adi_nondiff_note(&nd, over, ADI_SINGULAR_HIGHER);
+        adi_nondiff_note(&nd, over, ADI_OVERFLOW_HIGHER);
     }
     e = adi_nondiff_verdict(t, w, &nd, d);
     if (e) return e;

@@ -11,7 +11,8 @@
 /* status of a local partial derivative at a point */
 enum { ADI_OK = 0, ADI_SINGULAR = 1, ADI_KINK = 2,
        ADI_SINGULAR_HIGHER = 3, /* first derivative fine, a higher one infinite */
-       ADI_OVERFLOW = 4         /* finite, but beyond a double: ops.def's WIDE */ };
+       ADI_OVERFLOW = 4,        /* finite, but beyond a double: ops.def's WIDE */
+       ADI_OVERFLOW_HIGHER = 5  /* a higher derivative beyond a double (--hessian) */ };
 
 typedef struct {
     const char *name;     /* dump name, and call name when callable */
