@@ -54,11 +54,13 @@ const char *ad_function(size_t i, const char **doc)
 
 void adi_op_partials_not_finite(int op, double a, double b, double v, const double d[2], unsigned char st[2])
 {
-    /* ...unless it only overflowed, and ops.def's WIDE rule, in long
-     * double, has it: the forward and reverse sweeps use that one */
+    /* ...unless it only overflowed: an op with a WIDE rule has a finite
+     * partial wherever its value and operands are finite and ops.def
+     * names no singular point, so an infinite one there is beyond the
+     * doubles, not singular (whether long double can hold it is wide.c's
+     * question, asked when a derivative needs it) */
     adi_wide w[2];
     int wide = adi_op_wide_partials(op, a, b, v, w);
     for (int j = 0; j < 2; j++)
-        if (!isfinite(d[j]) && st[j] == ADI_OK)
-            st[j] = wide && isinf(d[j]) && w[j] == w[j] && w[j] - w[j] == 0 ? ADI_OVERFLOW : ADI_SINGULAR;
+        if (!isfinite(d[j]) && st[j] == ADI_OK) st[j] = wide && isinf(d[j]) ? ADI_OVERFLOW : ADI_SINGULAR;
 }
