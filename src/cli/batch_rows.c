@@ -94,7 +94,7 @@ static void flush_block(cli_batch_chunk *c)
     size_t np = c->pending;
     if (!np) return;
     c->pending = 0;
-    if (ad_derive_rows(P->plan, c->bk, np, c->brows, P->ncol, P->ncol, P->tail, c->bout, c->bflag) < 0) {
+    if (ad_derive_rows(P->plan, c->bk, c->w, np, c->brows, P->ncol, P->ncol, P->tail, c->bout, c->bflag) < 0) {
         add_err(c, c->bline[0], AD_E_IO, "out of memory");
         c->stopped = 1;
         return;
@@ -159,7 +159,7 @@ static size_t binary_rows(cli_batch_chunk *c, size_t r, size_t avail)
         if (!ok) break;
         size_t base = c->out.len;
         char *dst = cli_buf_room(&c->out, ok * W);
-        if (!dst || ad_derive_rows(P->plan, c->bk, ok, (const double *)in, ncol, ncol, P->tail, (double *)dst,
+        if (!dst || ad_derive_rows(P->plan, c->bk, c->w, ok, (const double *)in, ncol, ncol, P->tail, (double *)dst,
                                    c->bflag) < 0) {
             add_err(c, c->first_line + (long)(r + taken), AD_E_IO, "out of memory");
             c->stopped = 1;

@@ -148,6 +148,8 @@ static ad_errclass check_name(const char *o, const char *s, size_t n, ad_diag *d
         return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a constant, not a variable", o, q);
     if (r == AD_RESERVED_FUNCTION)
         return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a function, not a variable", o, q);
+    if (r == AD_RESERVED_KEYWORD)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a keyword, not a variable", o, q);
     return AD_E_NONE;
 }
 

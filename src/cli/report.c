@@ -17,6 +17,7 @@ int cli_exit_code(ad_errclass cls)
     case AD_E_NAME: return 3;
     case AD_E_NONDIFF: return 4;
     case AD_E_IO: return 5;
+    case AD_E_PATH: return 5;   /* never reaches the command: ad_derive records the path */
     }
     return 5;
 }
@@ -25,7 +26,9 @@ const char *cli_message(const ad_diag *d, char *buf, size_t n)
 {
     const char *hint = d->hint == AD_HINT_POLICY_ZERO      ? " (--nondiff zero-subgrad takes it as 0)"
                        : d->hint == AD_HINT_POLICY_SUBGRAD ? " (--nondiff zero-subgrad takes a zero subgradient)"
+                       : d->hint == AD_HINT_POLICY_TIE     ? " (--nondiff zero-subgrad takes the branch the values choose)"
                        : d->hint == AD_HINT_TAPE_LIMIT     ? " (--max-nodes N raises the limit)"
+                       : d->hint == AD_HINT_ITER_LIMIT     ? " (--max-iterations N raises the limit)"
                                                            : "";
     snprintf(buf, n, "%s%s", d->msg, hint);
     return buf;

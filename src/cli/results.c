@@ -307,6 +307,8 @@ static void check_line(cli_buf *b, const cli_options *o, const ad_check_item *it
         cli_buf_printf(b, " (difference quotients disagree; best %s)", ad_fmt_number(y, sizeof y, it->refined, o->precision));
     else if (it->status == AD_CHECK_KINK)
         cli_buf_puts(b, " (the stencil crosses a kink; no verdict)");
+    else if (it->status == AD_CHECK_BRANCH)
+        cli_buf_puts(b, " (the stencil takes another branch of the program; no verdict)");
     else if (it->status == AD_CHECK_FD_UNDEFINED)
         cli_buf_puts(b, " (the stencil leaves the domain; no verdict)");
     cli_buf_puts(b, "\n");

@@ -111,7 +111,7 @@ static int show(const cli_options *o, const cli_source *s, const ad_tape *t, con
 {
     int checked = pt->chk.failed ? CLI_EXIT_CHECK_FAILED : 0;
     if (o->dump)
-        return ad_dump(stdout, t, w, o->policy, o->dumpfmt, s->src, s->len) < 0 ? -1
+        return ad_dump(stdout, ad_work_tape(w) ? ad_work_tape(w) : t, w, o->policy, o->dumpfmt, s->src, s->len) < 0 ? -1
                                                                                                           : checked;
     cli_buf b = {0};
     cli_print_answer(&b, o, joint ? o->src : s, joint ? o->nsrc : 1, joint, o->nsrc > 1, &pt->answer);

@@ -23,7 +23,10 @@ typedef enum {
     AD_E_SYNTAX,  /* ad/syntax: malformed expression */
     AD_E_NAME,    /* ad/name: unknown function, variable without a value... */
     AD_E_NONDIFF, /* ad/nondiff-strict: a kink under --nondiff strict */
-    AD_E_IO       /* ad/io: I/O error or out of memory */
+    AD_E_IO,      /* ad/io: I/O error, out of memory, or a limit reached */
+    AD_E_PATH     /* ad/path: the point takes another path than the tape
+                   * recorded (a guard does not hold): record it at the
+                   * point (ad_derive does; never an error of the user's) */
 } ad_errclass;
 
 /* what a caller can do about a diagnostic; the engine never names the
@@ -32,7 +35,9 @@ typedef enum {
     AD_HINT_NONE = 0,
     AD_HINT_POLICY_ZERO,     /* a singular derivative: the zero-subgrad policy takes it as 0 */
     AD_HINT_POLICY_SUBGRAD,  /* a kink: the zero-subgrad policy takes a zero subgradient */
-    AD_HINT_TAPE_LIMIT       /* the tape reached its limit (ad_tape_set_limit) */
+    AD_HINT_POLICY_TIE,      /* a tie at a comparison: the zero-subgrad policy takes the branch the values choose */
+    AD_HINT_TAPE_LIMIT,      /* the tape reached its limit (ad_tape_set_limit) */
+    AD_HINT_ITER_LIMIT       /* the loops ran their limit of iterations (ad_tape_set_iterations) */
 } ad_hint;
 
 /* a diagnostic: class, message and (when line > 0) a source position */
@@ -85,6 +90,15 @@ void ad_tape_reset(ad_tape *t);
  * with AD_E_IO and AD_HINT_TAPE_LIMIT.  A new tape has the default. */
 #define AD_TAPE_DEFAULT_LIMIT 33554432
 void ad_tape_set_limit(ad_tape *t, size_t nodes);
+/* The most loop iterations (while and for, all loops together) one
+ * recording may run: past it, recording fails with AD_E_IO and
+ * AD_HINT_ITER_LIMIT.  A new tape has the default. */
+#define AD_TAPE_DEFAULT_ITERATIONS 10000000
+void ad_tape_set_iterations(ad_tape *t, size_t n);
+/* The guards of a finished tape: the comparisons its path depends on.  A
+ * tape with guards holds at the points where they do; ad_derive records
+ * the program again at a point where one does not (control flow). */
+size_t ad_tape_nguards(const ad_tape *t);
 
 /* Parses src[0..len) and records it on t (after ad_tape_reset).  Returns
  * AD_E_NONE, or an error class with d filled in. */
@@ -191,7 +205,8 @@ enum {
     AD_CHECK_KINK,          /* the stencil crosses a kink: no verdict */
     AD_CHECK_FD_UNRELIABLE, /* the difference quotients disagree among themselves */
     AD_CHECK_FD_UNDEFINED,  /* the stencil leaves the domain */
-    AD_CHECK_SKIPPED        /* not a differentiated input */
+    AD_CHECK_SKIPPED,       /* not a differentiated input */
+    AD_CHECK_BRANCH         /* the stencil takes another path of the control flow: no verdict */
 };
 typedef struct {
     double ad;       /* reverse-mode derivative */
@@ -238,6 +253,14 @@ int ad_block_run(const ad_tape *t, ad_block *b, const unsigned char *diff, int g
 int ad_block_run_rows(const ad_tape *t, ad_block *b, const unsigned char *diff, int grad, size_t np,
                       const double *x, size_t xstride, const long *xcol, const double *fixed,
                       const long *cols, size_t nd, double *out, size_t stride, unsigned char *flags);
+
+/* the tape of the last point ad_derive derived with w: the plan's, or the
+ * one recorded for the path that point took (control flow) */
+const ad_tape *ad_work_tape(const ad_work *w);
+/* what w's points of a program with control flow did: replayed on a tape
+ * they had, or recorded at the point; and the distinct paths they took,
+ * as hashes (*seen, *nseen) to merge with other workspaces' */
+void ad_work_paths(const ad_work *w, size_t *replayed, size_t *recorded, const uint64_t **seen, size_t *nseen);
 
 /* ---- the tape listing ---- */
 typedef enum { AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON, AD_DUMP_DOT } ad_dump_format;
@@ -328,16 +351,19 @@ int ad_plan_blocks(const ad_plan *p);
  * at rows + j * stride, the others from tail (rq->vars[nlead..]).  out
  * receives np rows of width numbers; flags[j] is set for a point the block
  * could not finish: derive it with ad_derive, which says what happened.
+ * For a program with control flow the rows replay the path w used last
+ * (ad_derive's): a row whose path differs is flagged.
  * 0, or -1 when out of memory. */
-int ad_derive_rows(const ad_plan *p, ad_block *b, size_t np, const double *rows, size_t stride,
+int ad_derive_rows(const ad_plan *p, ad_block *b, ad_work *w, size_t np, const double *rows, size_t stride,
                    size_t nlead, const double *tail, double *out, unsigned char *flags);
 
 /* ---- names, numbers and statements the command shares ---- */
 
 /* callable function i (0, 1, ...) and its one-line doc; NULL past the last */
 const char *ad_function(size_t i, const char **doc);
-/* what name[0..len) is taken by: 0 (free), a constant (pi, e) or a function */
-enum { AD_RESERVED_CONSTANT = 1, AD_RESERVED_FUNCTION = 2 };
+/* what name[0..len) is taken by: 0 (free), a constant (pi, e), a function
+ * or a keyword (if, else, while, for) */
+enum { AD_RESERVED_CONSTANT = 1, AD_RESERVED_FUNCTION = 2, AD_RESERVED_KEYWORD = 3 };
 int ad_reserved(const char *name, size_t len);
 
 /* the shortest text that reads back as the same double ("0.1", "2",
@@ -354,7 +380,11 @@ typedef enum {
     AD_STMT_EMPTY,   /* only blanks and comments */
     AD_STMT_EXPR,    /* an expression */
     AD_STMT_ASSIGN,  /* name = expression */
-    AD_STMT_DEF      /* name(params) = expression */
+    AD_STMT_DEF,     /* name(params) = expression */
+    AD_STMT_IF,      /* if COND { ... } [else if COND { ... }]... [else { ... }] */
+    AD_STMT_WHILE,   /* while COND { ... } */
+    AD_STMT_FOR,     /* for NAME = A..B { ... } */
+    AD_STMT_ELSE     /* an 'else' without its 'if' (an error) */
 } ad_stmt_kind;
 
 typedef struct {
@@ -370,7 +400,8 @@ typedef struct {
 /* Reads the statement starting at *pos of src[0..len) (*line, *col are its
  * position) and advances all three past it.  Statements end at ';', at the
  * end, or at a line end outside parentheses that follows a name, a number
- * or ')' (so "x +" continues on the next line).  0 at the end of src. */
+ * or ')' (so "x +" continues on the next line); a statement of control flow
+ * (if, while, for) ends at the '}' of its last block.  0 at the end of src. */
 int ad_next_stmt(const char *src, size_t len, size_t *pos, int *line, int *col, ad_stmt *st);
 
 /* ---- sessions: statements one at a time (the REPL) ----

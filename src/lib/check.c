@@ -22,6 +22,10 @@ static void branches(const ad_tape *t, const double *v, signed char *sig)
     memset(sig, 0, t->ninputs + t->nconsts);
     for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
         const ad_instr c = t->code[i];
+        if (t->feeds && !t->feeds[i]) {
+            sig[i] = 0;   /* used by guards only: no kink of the function */
+            continue;
+        }
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
         (void)a;
         (void)b;
@@ -34,7 +38,8 @@ static void branches(const ad_tape *t, const double *v, signed char *sig)
 }
 
 /* f at x with x[i] moved by delta; 0, or -1 outside the domain.  *crossed
- * is set when a branch differs from sig0. */
+ * is set when a branch differs from sig0 (1: a kink's; 2: a guard does
+ * not hold, the point takes another path). */
 static int f_at(const ad_tape *t, ad_work *w, double *x, size_t i, double delta,
                 const signed char *sig0, signed char *sig, int *crossed, double *f)
 {
@@ -42,10 +47,11 @@ static int f_at(const ad_tape *t, ad_work *w, double *x, size_t i, double delta,
     x[i] = keep + delta;
     ad_errclass e = ad_eval(t, w, x, NULL);
     x[i] = keep;
+    if (e == AD_E_PATH) *crossed = 2;
     if (e) return -1;
     *f = ad_value(t, w);
     branches(t, w->val, sig);
-    if (memcmp(sig, sig0, t->n) != 0) *crossed = 1;
+    if (memcmp(sig, sig0, t->n) != 0 && !*crossed) *crossed = 1;
     return 0;
 }
 
@@ -105,7 +111,7 @@ ad_errclass ad_check_gradient(const ad_tape *t, ad_work *w, const double *inputs
         int crossed = 0;
         it->h = h;
         if (central(t, w, x, i, h, sig0, sig, &crossed, &it->fd) < 0) {
-            it->status = AD_CHECK_FD_UNDEFINED;
+            it->status = crossed == 2 ? AD_CHECK_BRANCH : AD_CHECK_FD_UNDEFINED;
             it->fd = it->refined = it->diff = NAN;
             continue;
         }
@@ -123,12 +129,12 @@ ad_errclass ad_check_gradient(const ad_tape *t, ad_work *w, const double *inputs
         double q3, q3h;
         if (central(t, w, x, i, h3, sig0, sig, &crossed, &q3) < 0 ||
             central(t, w, x, i, h3 / 2, sig0, sig, &crossed, &q3h) < 0) {
-            it->status = crossed ? AD_CHECK_KINK : AD_CHECK_FD_UNDEFINED;
+            it->status = crossed == 2 ? AD_CHECK_BRANCH : crossed ? AD_CHECK_KINK : AD_CHECK_FD_UNDEFINED;
             if (!crossed) it->refined = NAN;
             continue;
         }
         double rich = (4 * q3h - q3) / 3;
-        if (crossed) { it->status = AD_CHECK_KINK; continue; }
+        if (crossed) { it->status = crossed == 2 ? AD_CHECK_BRANCH : AD_CHECK_KINK; continue; }
         double best = fabs(it->ad - rich) < fabs(it->ad - q3) ? rich : q3;
         it->refined = best;
         if (fabs(it->ad - best) <= tol) { it->status = AD_CHECK_PASS; continue; }
@@ -156,6 +162,7 @@ const char *ad_check_status_name(int status)
     case AD_CHECK_FD_UNRELIABLE: return "fd-unreliable";
     case AD_CHECK_FD_UNDEFINED: return "fd-undefined";
     case AD_CHECK_SKIPPED: return "skipped";
+    case AD_CHECK_BRANCH: return "branch";
     }
     return "?";
 }

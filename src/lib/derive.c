@@ -11,36 +11,13 @@
  * the check, the Hessian or the gradients, w^T J -- so that the last sweep
  * left in the workspace (for the tape listing) and the first error
  * reported are the same for every caller. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "work.h"
+#include "derive.h"
 #include "alloc.h"
 
-struct ad_plan {
-    const ad_tape *t;
-    ad_layout L;
-    size_t ni;                /* tape inputs */
-    size_t *var_of_input;     /* tape input -> index in the point */
-    char **colname;           /* copies of the column names */
-    long *col_input;          /* column -> tape input, or -1 */
-    size_t k;                 /* columns that occur on the tape */
-    unsigned char *diff;      /* the columns' tape inputs */
-    double *unit;             /* identity seeds over the k columns: ni x k */
-    double *seed;             /* the --seed direction on the tape inputs, or NULL */
-    unsigned char *seeddiff;  /* its inputs */
-    unsigned char *bothdiff;  /* diff | seeddiff: the inputs H v moves */
-    double *dir;              /* the direction of Taylor's derivatives */
-    unsigned char *dirdiff;
-    double *weights;          /* w^T J, one weight per output, or NULL */
-    int fwd_grad, fwd_jvp;    /* the engines: forward mode (1) or reverse (0) */
-    int tangents;             /* an engine carries k tangents: unit holds their seeds */
-    int check;
-    double step_scale, rtol, atol;
-    ad_policy pol;
-    /* a point's workspace, in doubles: x and g (ni each), then the largest
-     * engine result, the m output weights and the check's items */
-    size_t off_big, off_wout, off_items, scratch;
-};
+
 
 /* The engine of first derivatives -- the one place --mode is decided
  * (adcalc(1), DIFFERENTIATION, "Which engine", has this table):
@@ -103,6 +80,7 @@ void ad_plan_free(ad_plan *p)
     free(p->dir);
     free(p->dirdiff);
     free(p->weights);
+    adi_plan_paths_free(p);
     free(p);
 }
 
@@ -123,6 +101,12 @@ static ad_errclass bind(ad_plan *p, const adi_symtab *vars, size_t *unbound, ad_
         int32_t v = adi_symtab_get(vars, name, len);
         p->var_of_input[i] = v >= 0 ? (size_t)v : SIZE_MAX;
         if (p->var_of_input[i] != SIZE_MAX) continue;
+        if (t->flow) {
+            /* another path may not need it: an error only at a point whose
+             * path is this tape's (ad_derive) */
+            if (p->unbound == SIZE_MAX) p->unbound = i;
+            continue;
+        }
         if (unbound) *unbound = i;
         ad_errclass e = ad_diag_set(d, AD_E_NAME, t->pos[i].line, t->pos[i].col,
                                     "variable '%.*s' has no value", (int)(len > 60 ? 60 : len), name);
@@ -214,6 +198,7 @@ ad_errclass ad_plan_new(const ad_tape *t, const ad_request *rq, ad_plan **plan, 
     size_t ni = t->ninputs, nc = rq->ncols;
     p->t = t;
     p->ni = ni;
+    p->unbound = SIZE_MAX;
     int jvp = rq->nseed && !rq->hessian && !rq->order;
     if (lay_out(&p->L, rq, m, jvp) < 0) {
         free(p);
@@ -241,6 +226,12 @@ ad_errclass ad_plan_new(const ad_tape *t, const ad_request *rq, ad_plan **plan, 
         return adi_err_nomem(d);
     }
     if (rq->weights) memcpy(p->weights, rq->weights, m * sizeof *p->weights);
+    if (t->flow && adi_plan_paths(p, rq) < 0) {
+        adi_symtab_free(&vars);
+        adi_symtab_free(&inputs);
+        ad_plan_free(p);
+        return adi_err_nomem(d);
+    }
     ad_errclass e = bind(p, &vars, unbound, d);
     adi_symtab_free(&vars);
     adi_symtab_free(&inputs);
@@ -413,12 +404,19 @@ static ad_errclass do_vjp(step *s)
 ad_errclass ad_derive(const ad_plan *p, ad_work *w, const double *point, double *row,
                       ad_check_result *chk, ad_diag *d)
 {
+    return p->t->flow ? adi_derive_path(p, w, point, row, chk, d) : adi_derive_here(p, w, point, row, chk, d);
+}
+
+ad_errclass adi_derive_here(const ad_plan *p, ad_work *w, const double *point, double *row, ad_check_result *chk,
+                            ad_diag *d)
+{
     const ad_layout *L = &p->L;
     double *sc = adi_work_scratch(w, p->scratch);
     if (!sc) return adi_err_nomem(d);
+    w->tape = p->t;
     step s = {p, w, sc, row, sc + p->ni, sc + p->off_big, sc + p->off_wout, d};
     double *x = sc;
-    for (size_t i = 0; i < p->ni; i++) x[i] = point[p->var_of_input[i]];
+    for (size_t i = 0; i < p->ni; i++) x[i] = p->var_of_input[i] == SIZE_MAX ? NAN : point[p->var_of_input[i]];
     ad_errclass e = AD_E_NONE;
     int swept = 0;
     if (!e && L->jvp != AD_ABSENT) e = do_jvp(&s), swept = 1;
@@ -429,13 +427,28 @@ ad_errclass ad_derive(const ad_plan *p, ad_work *w, const double *point, double 
     if (!e && L->vjp != AD_ABSENT) e = do_vjp(&s), swept = 1;
     if (!e && !swept) e = ad_eval(p->t, w, x, d);
     if (e) return e;
+    if (p->unbound != SIZE_MAX) {
+        size_t len, i = p->unbound;
+        const char *name = ad_tape_input_name(p->t, i, &len);
+        e = ad_diag_set(d, AD_E_NAME, p->t->pos[i].line, p->t->pos[i].col, "variable '%.*s' has no value",
+                        (int)(len > 60 ? 60 : len), name);
+        if (d) d->src = p->t->pos[i].src;
+        return e;
+    }
     for (size_t r = 0; r < L->m; r++) row[r * L->per_out] = ad_output_value(p->t, w, r);
     return AD_E_NONE;
 }
 
-int ad_derive_rows(const ad_plan *p, ad_block *b, size_t np, const double *rows, size_t stride,
+int ad_derive_rows(const ad_plan *base, ad_block *b, ad_work *w, size_t np, const double *rows, size_t stride,
                    size_t nlead, const double *tail, double *out, unsigned char *flags)
 {
+    /* control flow: the path of the last point; rows on another are flagged */
+    const ad_plan *p = base->t->flow ? adi_path_last(w, base) : base;
+    if (p->unbound != SIZE_MAX) {
+        /* a variable without a value: the points say where (ad_derive) */
+        memset(flags, 1, np);
+        return 0;
+    }
     long *xcol;
     double *fixed;
     if (adi_block_bind(b, p->ni, &xcol, &fixed) < 0) return -1;
@@ -444,6 +457,13 @@ int ad_derive_rows(const ad_plan *p, ad_block *b, size_t np, const double *rows,
         xcol[i] = v < nlead ? (long)v : -1;
         fixed[i] = v < nlead ? 0 : tail[v - nlead];
     }
-    return ad_block_run_rows(p->t, b, p->diff, p->L.grad != AD_ABSENT, np, rows, stride, xcol, fixed,
-                             p->col_input, p->L.ncols, out, p->L.width, flags);
+    if (ad_block_run_rows(p->t, b, p->diff, p->L.grad != AD_ABSENT, np, rows, stride, xcol, fixed, p->col_input,
+                          p->L.ncols, out, p->L.width, flags) < 0)
+        return -1;
+    if (base->t->flow) {
+        size_t ok = 0;
+        for (size_t j = 0; j < np; j++) ok += !flags[j];
+        adi_path_replayed(w, base, ok);
+    }
+    return 0;
 }

@@ -13,6 +13,7 @@ const char *ad_err_tag(ad_errclass cls)
     case AD_E_NAME: return "ad/name";
     case AD_E_NONDIFF: return "ad/nondiff-strict";
     case AD_E_IO: return "ad/io";
+    case AD_E_PATH: return "ad/path";
     }
     return "ad/io";
 }

@@ -23,6 +23,7 @@ void ad_work_free(ad_work *w)
     free(w->act);
     free(w->tadj);
     free(w->scratch);
+    adi_paths_free(w->paths);
     free(w);
 }
 
@@ -65,9 +66,10 @@ ad_errclass adi_err_domain(const ad_tape *t, const ad_work *w, size_t i, const c
 {
     char what[96];
     describe(t, w, i, what, sizeof what);
-    ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col, "%s: %s", what, why);
+    ad_errclass e = why == ADI_GUARD_FAILED ? AD_E_PATH : AD_E_DOMAIN;
+    ad_diag_set(d, e, t->pos[i].line, t->pos[i].col, "%s: %s", what, why);
     if (d) d->src = t->pos[i].src;
-    return AD_E_DOMAIN;
+    return e;
 }
 
 ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d)
@@ -87,12 +89,16 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
     else if (status == ADI_SINGULAR_HIGHER)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: a higher derivative is infinite or undefined here", what);
+    else if (adi_op_is_guard(t->code[i].op))
+        e = ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
+                        "%s: a tie at a comparison, where the function may have a kink or a jump", what);
     else
         e = ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
                         "%s: not differentiable here", what);
     if (d) {
         d->src = t->pos[i].src;
-        d->hint = e == AD_E_NONDIFF ? AD_HINT_POLICY_SUBGRAD : status == ADI_OVERFLOW || status == ADI_OVERFLOW_HIGHER ? AD_HINT_NONE
+        d->hint = e == AD_E_NONDIFF && adi_op_is_guard(t->code[i].op) ? AD_HINT_POLICY_TIE
+                  : e == AD_E_NONDIFF ? AD_HINT_POLICY_SUBGRAD : status == ADI_OVERFLOW || status == ADI_OVERFLOW_HIGHER ? AD_HINT_NONE
                                                                                  : AD_HINT_POLICY_ZERO;
     }
     return e;
@@ -140,6 +146,8 @@ ad_errclass ad_eval(const ad_tape *t, ad_work *w, const double *inputs, ad_diag 
     }
     return AD_E_NONE;
 }
+
+const ad_tape *ad_work_tape(const ad_work *w) { return w->tape; }
 
 double ad_output_value(const ad_tape *t, const ad_work *w, size_t o)
 {

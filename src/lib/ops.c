@@ -5,6 +5,8 @@
 #include "ops.h"
 #include "rules.h"
 
+const char adi_guard_failed[] = "the point takes another path";
+
 const adi_opinfo adi_ops[AD_OP_COUNT] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     [AD_OP_##E] = {name, n, syn, doc},
@@ -34,6 +36,9 @@ int ad_reserved(const char *name, size_t len)
 {
     if ((len == 2 && memcmp(name, "pi", 2) == 0) || (len == 1 && name[0] == 'e'))
         return AD_RESERVED_CONSTANT;
+    static const char *const keywords[] = {"if", "else", "while", "for"};
+    for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++)
+        if (strlen(keywords[k]) == len && memcmp(keywords[k], name, len) == 0) return AD_RESERVED_KEYWORD;
     return adi_fn_lookup(name, len) ? AD_RESERVED_FUNCTION : 0;
 }
 

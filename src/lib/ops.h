@@ -14,6 +14,13 @@ enum { ADI_OK = 0, ADI_SINGULAR = 1, ADI_KINK = 2,
        ADI_OVERFLOW = 4,        /* finite, but beyond a double: ops.def's WIDE */
        ADI_OVERFLOW_HIGHER = 5  /* a higher derivative beyond a double (--hessian) */ };
 
+/* the domain "error" of a guard (ops.def) that does not hold: not an
+ * error, another path (AD_E_PATH); compared by address */
+extern const char adi_guard_failed[];
+#define ADI_GUARD_FAILED adi_guard_failed
+/* 1 for the guard opcodes (ops.def: LT ... NE) */
+static inline int adi_op_is_guard(unsigned op) { return op >= AD_OP_LT && op <= AD_OP_NE; }
+
 typedef struct {
     const char *name;     /* dump name, and call name when callable */
     int nargs;            /* operands on the tape: 0, 1 or 2 */

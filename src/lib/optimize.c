@@ -166,6 +166,10 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
     ad_tape tmp = *t;
     *t = *u;
     *u = tmp;
+    /* ...keeping what it was recorded from */
+    t->flow = u->flow;
+    u->flow = NULL;
+    if (t->flow) t->flow->optimized = 1;
     if (st) st->after = t->n;
     rc = 0;
 out:

@@ -48,9 +48,27 @@ const char *adi_quote(char *buf, size_t bufsz, const char *s, size_t len)
     return buf;
 }
 
-int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
-                      const adi_param *params, size_t nparams, int depth, ad_diag *d,
-                      ad_errclass *e)
+int adi_compare(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col)
+{
+    const ad_tape *t = P->t;
+    double x = t->rval[a], y = t->rval[b];
+    int truth, neg;
+    switch (code) {
+    case AD_OP_LT: truth = x < y; neg = AD_OP_GE; break;
+    case AD_OP_LE: truth = x <= y; neg = AD_OP_GT; break;
+    case AD_OP_GT: truth = x > y; neg = AD_OP_LE; break;
+    case AD_OP_GE: truth = x >= y; neg = AD_OP_LT; break;
+    case AD_OP_EQ: truth = x == y; neg = AD_OP_NE; break;
+    default: truth = x != y; neg = AD_OP_EQ; break;
+    }
+    if (P->prog->skip || !(t->rdep[a] || t->rdep[b])) return truth;
+    if (adi_rec_op(P->t, truth ? code : neg, a, b, line, col) < 0) longjmp(P->oom, 1);
+    return truth;
+}
+
+static int32_t parse(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
+                     const adi_param *params, size_t nparams, int depth, int want_cond, int *truth,
+                     ad_diag *d, ad_errclass *e)
 {
     if (len > (size_t)INT32_MAX - 2 || off > (size_t)INT32_MAX - 2 - len) {
         *e = ad_diag_set(d, AD_E_SYNTAX, 0, 0, "program longer than 2 GiB");
@@ -70,9 +88,11 @@ int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int l
     P.col = P.end_col = col;
     P.off = P.end_off = off;
     P.root = -1;
+    P.want_cond = want_cond;
 
     yyscan_t scanner = NULL;
     volatile int status = 0;
+    int skip = prog->skip;   /* an error leaves the parse inside a part not taken */
     if (setjmp(P.oom)) {
         status = -1;
     } else {
@@ -84,6 +104,7 @@ int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int l
         }
     }
     if (scanner) adi_yylex_destroy(scanner);
+    prog->skip = skip;
     free(P.args);
     free(P.parens);
 
@@ -101,5 +122,21 @@ int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int l
         return -1;
     }
     *e = AD_E_NONE;
+    if (truth) *truth = P.truth;
     return P.root;
+}
+
+int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
+                      const adi_param *params, size_t nparams, int depth, ad_diag *d,
+                      ad_errclass *e)
+{
+    return parse(t, prog, off, len, line, col, params, nparams, depth, 0, NULL, d, e);
+}
+
+int adi_parse_cond(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col, ad_diag *d,
+                   ad_errclass *e)
+{
+    int truth = 0;
+    parse(t, prog, off, len, line, col, NULL, 0, 0, 1, &truth, d, e);
+    return *e ? -1 : truth;
 }

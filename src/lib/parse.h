@@ -26,6 +26,18 @@ typedef struct {
     int defining;          /* its body is being checked: a call is recursion */
 } adi_ufunc;
 
+/* a binding a block not taken made, to undo (flow.c) */
+typedef struct {
+    size_t off, len;       /* the name in the source */
+    int32_t prev;          /* what it was bound to, or -1 */
+} adi_undo;
+
+/* the variable of a for loop running (it cannot be assigned) */
+typedef struct {
+    size_t off, len;
+    int line, col;         /* the 'for' */
+} adi_loopvar;
+
 /* the program being recorded: its source, the names assignments have
  * bound (to recording indices) and the user functions */
 typedef struct adi_prog {
@@ -36,6 +48,13 @@ typedef struct adi_prog {
     adi_ufunc *fn;
     size_t nfn, fncap;
     int checking;          /* a body is being checked: free names are stand-ins */
+    int skip;              /* inside a part not taken (&&, ||, if(), a block): no guards */
+    size_t iterations;     /* loop iterations run so far (flow.c) */
+    int blockdepth;        /* blocks of control flow open */
+    adi_undo *undo;        /* bindings made inside blocks not taken */
+    size_t nundo, undocap;
+    adi_loopvar *loopvar;  /* the for loops running */
+    size_t nloopvar, loopvarcap;
     uintptr_t stack_top;   /* the C stack where recording began (the guard of call.c) */
 } adi_prog;
 
@@ -47,14 +66,37 @@ void adi_prog_free(adi_prog *g);
  * node (recording index) *root receives; an assignment binds nothing
  * until adi_prog_bind.  0 or the error's class, with d set. */
 ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *root, ad_diag *d);
-/* binds an assignment's name to node; 0 or -1 when out of memory */
+/* binds an assignment's name to node (noted to be undone inside a block
+ * not taken); 0 or -1 when out of memory */
 int adi_prog_bind(adi_prog *g, const ad_stmt *st, int32_t node);
+/* records the statements of src[off..end) (a block: assignments and
+ * control flow), the first at line:col */
+ad_errclass adi_prog_block(ad_tape *t, adi_prog *g, size_t off, size_t end, int line, int col, ad_diag *d);
+/* undoes the bindings noted since the undo log had mark entries */
+void adi_prog_undo(adi_prog *g, size_t mark);
+/* records statement st of control flow (if, while, for; flow.c) */
+ad_errclass adi_flow_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d);
+
+/* statement scanning (program.c), over s[i..end): the first '{', '}' or
+ * ';' outside parentheses; the '}' that closes the '{' at i; past blanks
+ * and comments; whether 'else' is at i.  end when there is none. */
+size_t adi_block_open(const char *s, size_t end, size_t i);
+size_t adi_block_close(const char *s, size_t end, size_t i);
+size_t adi_skip_space(const char *s, size_t end, size_t i);
+int adi_is_else(const char *s, size_t end, size_t i);
 
 #define ADI_MAX_INLINE_DEPTH 64   /* user functions calling user functions */
 /* the C stack nested inlining may use: 64 levels take about 110 KB, so
  * they fit, and a stack limit of 256 KB still ends in the clear error of
  * the depth limit, not a crash (tests/hostile.test) */
 #define ADI_INLINE_STACK (192 * 1024)
+
+/* an expression's meaning: a number (its node, cond -1) or a condition
+ * (node -1, cond its outcome: 0 or 1) */
+typedef struct {
+    int32_t node;
+    int cond;
+} adi_val;
 
 typedef struct adi_pctx {
     ad_tape *t;
@@ -68,6 +110,8 @@ typedef struct adi_pctx {
     int failed;             /* a diagnostic has been set */
     ad_errclass cls;        /* its class (also kept when diag is NULL) */
     int32_t root;           /* the output node (recording index) */
+    int want_cond;          /* the span is a condition (flow.c's if, while) */
+    int truth;              /* ...and its outcome */
     int32_t *args;          /* argument stack of the calls being parsed */
     size_t nargs, argcap;
     adi_pos *parens;         /* positions of the open '(' */
@@ -105,6 +149,16 @@ long adi_user_function(const adi_pctx *P, const char *name, size_t len);
 int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
                       const adi_param *params, size_t nparams, int depth, ad_diag *d,
                       ad_errclass *e);
+/* The outcome of comparison code (AD_OP_LT ... AD_OP_NE) of nodes a and b
+ * by their recorded values; when either depends on an input (and P is not
+ * skipping), the outcome is recorded as a guard at line:col.  Leaves
+ * through P->oom when out of memory. */
+int adi_compare(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col);
+/* Parses span [off, off+len) of prog as a condition: 0 or 1, or -1 with *e
+ * and d set */
+int adi_parse_cond(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col, ad_diag *d,
+                   ad_errclass *e);
+
 /* the closest function name to name (for "did you mean"), or NULL */
 const char *adi_suggest_function(const char *name, size_t len);
 

@@ -22,6 +22,9 @@ unsigned adi_policy_point(const ad_tape *t, const double *v, size_t i, const uns
                           int ab, ad_policy pol, adi_nondiff *nd)
 {
     unsigned zero = 0;
+    /* a node that only a guard uses (a loop's test |r| > tol) has no part
+     * in any derivative: only the guard's own tie counts */
+    if (t->feeds && !t->feeds[i] && !adi_op_is_guard(t->code[i].op)) return 0;
     for (int j = 0; j < 2; j++) {
         if (!(j == 0 ? aa : ab) || st[j] == ADI_OK) continue;
         if (st[j] == ADI_KINK && !adi_tie_is_kink(t, v, i)) continue;

@@ -37,11 +37,135 @@ static void skip_space(const char *s, size_t end, size_t *i, int *line, int *col
     }
 }
 
+/* ---- statements of control flow (flow.c runs them) ---- */
+
+/* the keyword s[i..end) starts with, as a statement kind; AD_STMT_EMPTY
+ * for none */
+static ad_stmt_kind keyword_at(const char *s, size_t end, size_t i)
+{
+    static const struct { const char *w; ad_stmt_kind k; } kw[] = {
+        {"if", AD_STMT_IF}, {"while", AD_STMT_WHILE}, {"for", AD_STMT_FOR}, {"else", AD_STMT_ELSE}};
+    for (size_t k = 0; k < sizeof kw / sizeof *kw; k++) {
+        size_t n = strlen(kw[k].w);
+        if (end - i >= n && !memcmp(s + i, kw[k].w, n) && (i + n == end || !idchar((unsigned char)s[i + n])))
+            return kw[k].k;
+    }
+    return AD_STMT_EMPTY;
+}
+
+/* past the comment or the byte at s[i] */
+static size_t skip_comment(const char *s, size_t end, size_t i)
+{
+    if (s[i] != '#') return i + 1;
+    while (i < end && s[i] != '\n') i++;
+    return i;
+}
+
+/* 1 when the 'if' at s[i] starts a statement (if COND { ... }), not the
+ * expression if(cond, a, b): a '{' comes, outside parentheses, before
+ * the expression would end */
+static int if_is_statement(const char *s, size_t end, size_t i)
+{
+    size_t j = i + 2;
+    while (j < end && (s[j] == ' ' || s[j] == '\t')) j++;
+    if (j >= end || s[j] != '(') return 1;
+    int depth = 0;
+    char last = 0;
+    for (; j < end; j = skip_comment(s, end, j)) {
+        char c = s[j];
+        if (c == '(') depth++;
+        else if (c == ')') depth--;
+        if (depth > 0) continue;
+        if (c == '{') return 1;
+        if (c == ';' || c == '}') return 0;
+        if (c == '\n' && (idchar((unsigned char)last) || last == '.' || last == ')')) {
+            size_t k = j;
+            while (k < end && isspace((unsigned char)s[k])) k++;
+            if (k >= end || s[k] != '{') return 0;
+        }
+        if (!isspace((unsigned char)c)) last = c;
+    }
+    return 0;
+}
+
+size_t adi_block_open(const char *s, size_t end, size_t i)
+{
+    int depth = 0;
+    for (; i < end; i = skip_comment(s, end, i)) {
+        char c = s[i];
+        if (c == '(') depth++;
+        else if (c == ')') depth--;
+        else if (depth <= 0 && (c == '{' || c == '}' || c == ';')) return i;
+    }
+    return end;
+}
+
+size_t adi_block_close(const char *s, size_t end, size_t i)
+{
+    size_t depth = 0;
+    for (; i < end; i = skip_comment(s, end, i)) {
+        if (s[i] == '{') depth++;
+        else if (s[i] == '}' && --depth == 0) return i;
+    }
+    return end;
+}
+
+size_t adi_skip_space(const char *s, size_t end, size_t i)
+{
+    while (i < end && (isspace((unsigned char)s[i]) || s[i] == '#')) i = skip_comment(s, end, i);
+    return i;
+}
+
+int adi_is_else(const char *s, size_t end, size_t i) { return i < end && keyword_at(s, end, i) == AD_STMT_ELSE; }
+
+/* the end of the statement of control flow at s[i]: just past the '}' of
+ * its last block (else if, else included), or where it stops making sense
+ * (flow.c then says what is wrong) */
+static size_t control_end(const char *s, size_t end, size_t i)
+{
+    for (;;) {
+        size_t open = adi_block_open(s, end, i);
+        if (open >= end || s[open] != '{') return open;
+        size_t close = adi_block_close(s, end, open);
+        if (close >= end) return end;
+        size_t j = adi_skip_space(s, end, close + 1);
+        if (!adi_is_else(s, end, j)) return close + 1;
+        j = adi_skip_space(s, end, j + 4);
+        if (j < end && s[j] == '{') {
+            close = adi_block_close(s, end, j);
+            return close >= end ? end : close + 1;
+        }
+        if (j >= end || keyword_at(s, end, j) != AD_STMT_IF) return j;
+        i = j;
+    }
+}
+
 int ad_next_stmt(const char *s, size_t len, size_t *pos, int *line, int *col, ad_stmt *st)
 {
     size_t i = *pos;
     if (i >= len) return 0;
     memset(st, 0, sizeof *st);
+    {
+        /* a statement of control flow: to the end of its last block */
+        size_t k = i;
+        int kl = *line, kc = *col;
+        skip_space(s, len, &k, &kl, &kc);
+        ad_stmt_kind kind = k < len ? keyword_at(s, len, k) : AD_STMT_EMPTY;
+        if (kind == AD_STMT_IF && !if_is_statement(s, len, k)) kind = AD_STMT_EMPTY;
+        if (kind != AD_STMT_EMPTY) {
+            size_t e = kind == AD_STMT_ELSE ? k + 4 : control_end(s, len, k);
+            st->kind = kind;
+            st->off = k;
+            st->len = e - k;
+            st->line = kl;
+            st->col = kc;
+            while (k < e) step(s, &k, &kl, &kc);
+            *pos = e;
+            *line = kl;
+            *col = kc;
+            return 1;
+        }
+    }
     st->off = i;
     st->line = *line;
     st->col = *col;
@@ -138,7 +262,7 @@ static ad_errclass perr(ad_diag *d, ad_errclass cls, int line, int col, const ch
 static const char *taken(const adi_prog *g, const char *name, size_t len)
 {
     int r = ad_reserved(name, len);
-    if (r) return r == AD_RESERVED_CONSTANT ? "a constant" : "a built-in function";
+    if (r) return r == AD_RESERVED_CONSTANT ? "a constant" : r == AD_RESERVED_KEYWORD ? "a keyword" : "a built-in function";
     if (adi_symtab_get(&g->funcs, name, len) >= 0) return "a function";
     return NULL;
 }
@@ -276,6 +400,8 @@ void adi_prog_free(adi_prog *g)
         free(g->fn[i].param_len);
     }
     free(g->fn);
+    free(g->undo);
+    free(g->loopvar);
     adi_symtab_free(&g->bindings);
     adi_symtab_free(&g->funcs);
 }
@@ -288,7 +414,15 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
     switch (st->kind) {
     case AD_STMT_EMPTY:
         return AD_E_NONE;
+    case AD_STMT_IF:
+    case AD_STMT_WHILE:
+    case AD_STMT_FOR:
+    case AD_STMT_ELSE:
+        return adi_flow_stmt(t, g, st, d);
     case AD_STMT_DEF:
+        if (g->blockdepth)
+            return perr(d, AD_E_SYNTAX, st->line, st->col, "function '%s' is defined inside a block: define it outside",
+                        src + st->name_off, st->name_len);
         return define(t, g, st, d);
     case AD_STMT_ASSIGN: {
         const char *name = src + st->name_off;
@@ -298,6 +432,13 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
             snprintf(fmt, sizeof fmt, "cannot assign to '%%s': it is %s", what);
             return perr(d, AD_E_NAME, st->line, st->col, fmt, name, st->name_len);
         }
+        for (size_t k = 0; k < g->nloopvar; k++)
+            if (g->loopvar[k].len == st->name_len && !memcmp(src + g->loopvar[k].off, name, st->name_len)) {
+                char fmt[120];
+                snprintf(fmt, sizeof fmt, "cannot assign to '%%s': it is the variable of the 'for' at %d:%d",
+                         g->loopvar[k].line, g->loopvar[k].col);
+                return perr(d, AD_E_NAME, st->line, st->col, fmt, name, st->name_len);
+            }
         size_t rl = st->off + st->len - st->rhs_off;
         if (strspn(src + st->rhs_off, " \t\r\n") >= rl)
             return perr(d, AD_E_SYNTAX, st->rhs_line, st->rhs_col, "nothing to assign to '%s'", name, st->name_len);
@@ -313,7 +454,38 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
 
 int adi_prog_bind(adi_prog *g, const ad_stmt *st, int32_t node)
 {
-    return adi_symtab_set(&g->bindings, g->src + st->name_off, st->name_len, node);
+    const char *name = g->src + st->name_off;
+    if (g->skip) {
+        if (adi_grow((void **)&g->undo, &g->undocap, g->nundo + 1, sizeof *g->undo) < 0) return -1;
+        g->undo[g->nundo++] = (adi_undo){st->name_off, st->name_len, adi_symtab_get(&g->bindings, name, st->name_len)};
+    }
+    return adi_symtab_set(&g->bindings, name, st->name_len, node);
+}
+
+void adi_prog_undo(adi_prog *g, size_t mark)
+{
+    while (g->nundo > mark) {
+        const adi_undo *u = &g->undo[--g->nundo];
+        /* the key is there: setting it needs no memory */
+        if (u->prev >= 0) adi_symtab_set(&g->bindings, g->src + u->off, u->len, u->prev);
+        else adi_symtab_forget(&g->bindings, g->src + u->off, u->len);
+    }
+}
+
+ad_errclass adi_prog_block(ad_tape *t, adi_prog *g, size_t off, size_t end, int line, int col, ad_diag *d)
+{
+    ad_stmt st;
+    ad_errclass e = AD_E_NONE;
+    while (!e && ad_next_stmt(g->src, end, &off, &line, &col, &st)) {
+        if (st.kind == AD_STMT_EXPR)
+            return ad_diag_set(d, AD_E_SYNTAX, st.line, st.col,
+                               "this expression's value is unused: a block holds assignments and control flow");
+        int32_t r;
+        e = adi_prog_stmt(t, g, &st, &r, d);
+        if (!e && st.kind == AD_STMT_ASSIGN && adi_prog_bind(g, &st, r) < 0)
+            e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    }
+    return e;
 }
 
 static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_diag *d)
@@ -357,6 +529,30 @@ static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_dia
     return e;
 }
 
+/* a tape with guards keeps its sources, to be recorded again at the
+ * points where a guard does not hold (path.c) */
+static int keep_sources(ad_tape *t, const char *const *srcs, const size_t *lens, size_t m)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < m; i++) total += lens[i];
+    adi_flowsrc *f = adi_calloc(1, sizeof *f);
+    if (f) {
+        f->text = adi_malloc(total);
+        f->len = adi_calloc(m, sizeof *f->len);
+    }
+    if (!f || !f->text || !f->len) {
+        adi_flow_free(f);
+        return -1;
+    }
+    for (size_t i = 0, off = 0; i < m; off += lens[i++]) {
+        memcpy(f->text + off, srcs[i], lens[i]);
+        f->len[i] = lens[i];
+    }
+    f->n = m;
+    t->flow = f;
+    return 0;
+}
+
 ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *lens, size_t m,
                           size_t *failed, ad_diag *d)
 {
@@ -370,7 +566,7 @@ ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *len
             return e;
         }
     }
-    if (adi_tape_finish(t) < 0) {
+    if (adi_tape_finish(t) < 0 || (t->nguards && !t->at && keep_sources(t, srcs, lens, m) < 0)) {
         if (failed) *failed = 0;
         ad_tape_reset(t);
         return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");

@@ -1,7 +1,9 @@
 /* tape.c - recording nodes, renumbering the finished tape, and the tape's
  * accessors. */
 #include <string.h>
+#include <math.h>
 #include "tape.h"
+#include "rules.h"
 #include "alloc.h"
 
 int adi_grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -25,6 +27,7 @@ ad_tape *ad_tape_new(void)
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
     t->limit = AD_TAPE_DEFAULT_LIMIT;
+    t->max_iter = AD_TAPE_DEFAULT_ITERATIONS;
     adi_symtab_init(&t->vars);
     adi_symtab_init(&t->consts);
     return t;
@@ -46,18 +49,37 @@ void ad_tape_free(ad_tape *t)
     free(t->live);
     free(t->pool);
     free(t->outs);
+    free(t->rval);
+    free(t->rdep);
+    free(t->feeds);
+    adi_flow_free(t->flow);
     adi_symtab_free(&t->vars);
     adi_symtab_free(&t->consts);
     free(t);
 }
 
 void ad_tape_set_limit(ad_tape *t, size_t nodes) { t->limit = nodes; }
+void ad_tape_set_iterations(ad_tape *t, size_t n) { t->max_iter = n; }
+size_t ad_tape_nguards(const ad_tape *t) { return t->nguards; }
+
+void adi_flow_free(adi_flowsrc *f)
+{
+    if (!f) return;
+    free(f->text);
+    free(f->len);
+    free(f);
+}
 
 void ad_tape_reset(ad_tape *t)
 {
     t->n = t->ninputs = t->nconsts = t->nleaves = t->pool_len = 0;
     t->nomem = t->full = 0;
     t->nout = 0;
+    t->nguards = 0;
+    free(t->feeds);
+    t->feeds = NULL;
+    adi_flow_free(t->flow);
+    t->flow = NULL;
     t->cursrc = 0;
     t->pin_line = t->pin_col = 0;
     adi_symtab_clear(&t->vars);
@@ -79,6 +101,11 @@ static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int
             return -1;
         }
         t->cap = c1 < c2 ? c1 : c2;
+    }
+    if (adi_grow((void **)&t->rval, &t->rvalcap, t->n + 1, sizeof *t->rval) < 0 ||
+        adi_grow((void **)&t->rdep, &t->rdepcap, t->n + 1, 1) < 0) {
+        t->nomem = 1;
+        return -1;
     }
     t->code[t->n] = (ad_instr){op, a, b};
     if (t->pin_line) {
@@ -120,6 +147,9 @@ int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
     i = push_leaf(t, AD_OP_INPUT, 0, name, len, line, col);
     if (i < 0 || adi_symtab_put(&t->vars, name, len, i) < 0) { t->nomem = 1; return -1; }
     t->ninputs++;
+    int32_t k = t->at ? adi_symtab_get(t->at, name, len) : -1;
+    t->rval[i] = k >= 0 ? t->atv[k] : NAN;
+    t->rdep[i] = 1;
     return i;
 }
 
@@ -130,12 +160,19 @@ int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int li
     i = push_leaf(t, AD_OP_CONST, v, text, len, line, col);
     if (i < 0 || adi_symtab_put(&t->consts, &v, sizeof v, i) < 0) { t->nomem = 1; return -1; }
     t->nconsts++;
+    t->rval[i] = v;
+    t->rdep[i] = 0;
     return i;
 }
 
 int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col)
 {
-    return push(t, (uint32_t)op, a, b, line, col);
+    int32_t i = push(t, (uint32_t)op, a, b, line, col);
+    if (i < 0) return -1;
+    double vb = b >= 0 ? t->rval[b] : 0;
+    t->rval[i] = adi_op_value(op, t->rval[a], vb);
+    t->rdep[i] = !adi_op_is_guard((unsigned)op) && (t->rdep[a] || (b >= 0 && t->rdep[b]));
+    return i;
 }
 
 adi_tape_mark adi_tape_mark_at(const ad_tape *t)
@@ -194,7 +231,7 @@ int adi_tape_finish(ad_tape *t)
     memset(t->live, 0, n);
     for (size_t o = 0; o < t->nout; o++) t->live[t->outs[o]] = 1;
     for (size_t r = n; r-- > 0;) {
-        if (t->code[r].op == AD_OP_INPUT) t->live[r] = 1;
+        if (t->code[r].op == AD_OP_INPUT || adi_op_is_guard(t->code[r].op)) t->live[r] = 1;
         if (!t->live[r]) continue;
         if (t->code[r].a >= 0) t->live[t->code[r].a] = 1;
         if (t->code[r].b >= 0) t->live[t->code[r].b] = 1;
@@ -231,6 +268,21 @@ int adi_tape_finish(ad_tape *t)
     }
     for (size_t o = 0; o < t->nout; o++) t->outs[o] = (int32_t)t->map[t->outs[o]];
     t->n = next;
+    t->nguards = 0;
+    for (size_t i = t->ninputs + nconsts; i < next; i++) t->nguards += adi_op_is_guard(t->code2[i].op);
+    free(t->feeds);
+    t->feeds = NULL;
+    if (t->nguards) {
+        /* what the outputs depend on, apart from what only guards use */
+        t->feeds = adi_calloc(next, 1);
+        if (!t->feeds) return -1;
+        for (size_t o = 0; o < t->nout; o++) t->feeds[t->outs[o]] = 1;
+        for (size_t i = next; i-- > 0;) {
+            if (!t->feeds[i]) continue;
+            if (t->code2[i].a >= 0) t->feeds[t->code2[i].a] = 1;
+            if (t->code2[i].b >= 0) t->feeds[t->code2[i].b] = 1;
+        }
+    }
     /* swap buffers: the old ones are kept as capacity for the next recording */
     ad_instr *tc = t->code; t->code = t->code2; t->code2 = tc;
     adi_pos *tp = t->pos; t->pos = t->pos2; t->pos2 = tp;
@@ -247,6 +299,11 @@ void adi_tape_release_spare(ad_tape *t)
     free(t->rcval);
     free(t->rtext);
     free(t->rleaf);
+    free(t->rval);
+    free(t->rdep);
+    t->rval = NULL;
+    t->rdep = NULL;
+    t->rvalcap = t->rdepcap = 0;
     t->code2 = NULL;
     t->pos2 = NULL;
     t->map = NULL;

@@ -22,6 +22,15 @@ typedef struct {
     uint32_t off, len;   /* text in the tape's pool: variable name or literal */
 } adi_text;
 
+/* what a tape with guards keeps to be recorded again at another point
+ * (derive.c): its sources and how it was made */
+typedef struct {
+    char *text;          /* the sources, one after another */
+    size_t *len;         /* the length of each */
+    size_t n;
+    int optimized;       /* ad_optimize ran on it */
+} adi_flowsrc;
+
 struct ad_tape {
     ad_instr *code;      /* n nodes */
     adi_pos *pos;         /* source position of each node */
@@ -53,9 +62,26 @@ struct ad_tape {
     int nomem;           /* an allocation failed while recording */
     int full;            /* ...or the recording reached limit nodes */
     size_t limit;
+
+    /* control flow: the recording computes every node's value as it goes,
+     * so that a comparison can decide which way the program goes */
+    double *rval;        /* the value of each node, by recording index */
+    unsigned char *rdep; /* 1 when the node depends on an input */
+    size_t rvalcap, rdepcap;
+    const adi_symtab *at;   /* the point recorded at: input name -> index */
+    const double *atv;      /* ...in these values; at NULL: no point, inputs nan */
+    size_t max_iter;     /* loop iterations a recording may run */
+    size_t nguards;      /* guard nodes (after finish) */
+    unsigned char *feeds;   /* with guards: 1 for a node an output depends on
+                             * (the others feed guards only); else NULL */
+    adi_flowsrc *flow;   /* set when the tape has guards */
 };
 
-/* recording; each returns the new node's recording index, or -1 when out of memory */
+void adi_flow_free(adi_flowsrc *f);
+
+/* recording; each returns the new node's recording index, or -1 when out
+ * of memory; each node's value (rval) and dependence on an input (rdep)
+ * are set as it is recorded */
 int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col);
 int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col);
 int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);

@@ -110,6 +110,7 @@ static void sincos_series(const double *a, double *s, double *c, int K, double h
 #define K (T->K)
 
 KERNEL(leaf) { (void)A; (void)B; (void)Y; (void)T; }
+KERNEL(zero) { (void)A; (void)B; for (int k = 1; k <= K; k++) Y[k] = 0; }
 KERNEL(neg) { (void)B; for (int k = 1; k <= K; k++) Y[k] = -A[k]; }
 KERNEL(add) { for (int k = 1; k <= K; k++) Y[k] = A[k] + B[k]; }
 KERNEL(sub) { for (int k = 1; k <= K; k++) Y[k] = A[k] - B[k]; }

@@ -17,7 +17,12 @@ struct ad_work {
     size_t valcap, adjcap, tancap, actcap, tadjcap, scratchcap;
     size_t n;             /* nodes of the tape last swept */
     int has_adj;          /* adj holds the adjoints of the last sweep */
+    const ad_tape *tape;  /* the tape of the last point derived (ad_work_tape) */
+    struct adi_paths *paths;   /* the paths of a program with control flow (path.c) */
 };
+
+/* frees a workspace's paths (path.c) */
+void adi_paths_free(struct adi_paths *P);
 
 /* makes room for n nodes (and n*k tangents when k > 0); 0 or -1 */
 int adi_work_reserve(ad_work *w, size_t n, size_t k, int need_adj);

@@ -4,8 +4,16 @@
  * it is reduced, so the tape is the parse.  Bison's stacks live on the heap
  * (never the C stack), so deep nesting is bounded by YYMAXDEPTH only.
  *
- * Precedence, lowest first: + - (left), * / (left), unary - + , ^ (right).
- * ^ binds tighter than unary minus: -x^2 is -(x^2); 2^3^2 is 2^9. */
+ * Precedence, lowest first, as in C: || , && , == != , < <= > >= ,
+ * + - (left), * / (left), unary - + ! , ^ (right).  ^ binds tighter than
+ * unary minus: -x^2 is -(x^2); 2^3^2 is 2^9.
+ *
+ * Control flow (flow.c has the statements): a comparison is decided by the
+ * values the recording computes as it goes, and a condition is that
+ * outcome, not a number.  Only the path taken is recorded: the right side
+ * of && and || that C would not evaluate, and the branch of if(c, a, b)
+ * not taken, are parsed (their errors reported) with prog->skip set, so that
+ * no guard of theirs is kept and no node of theirs reaches the output. */
 %define api.pure full
 %define api.prefix {adi_yy}
 %define parse.error custom
@@ -65,6 +73,41 @@ static int32_t op(adi_pctx *P, int code, int32_t a, int32_t b, const ADI_YYLTYPE
     return i;
 }
 
+static adi_val number(int32_t node) { return (adi_val){node, -1}; }
+static adi_val condition(int truth) { return (adi_val){-1, truth}; }
+
+/* 0 when v is a number; else the error at l, and 1 */
+static int not_number(adi_pctx *P, adi_val v, const ADI_YYLTYPE *l)
+{
+    if (v.cond < 0) return 0;
+    adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+               "a condition is not a number: choose a value with if(condition, a, b)");
+    return 1;
+}
+
+/* 0 when v is a condition; else the error at l, and 1 */
+static int not_condition(adi_pctx *P, adi_val v, const ADI_YYLTYPE *l)
+{
+    if (v.cond >= 0) return 0;
+    adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+               "a number is not a condition: compare it, as in x != 0");
+    return 1;
+}
+
+/* a comparison of two numbers: its outcome (adi_compare records the guard) */
+#define CMP(res, code, A, B, la, lb, lop)                                      \
+    do {                                                                       \
+        if (not_number(P, A, la) || not_number(P, B, lb)) YYABORT;             \
+        res = condition(adi_compare(P, code, (A).node, (B).node, (lop)->first_line, (lop)->first_column));        \
+    } while (0)
+
+/* an operation on two numbers (b.node -1 for one) */
+#define NUM2(res, code, A, B, la, lb, lop)                                     \
+    do {                                                                       \
+        if (not_number(P, A, la) || not_number(P, B, lb)) YYABORT;             \
+        res = number(op(P, code, (A).node, (B).node, lop));                    \
+    } while (0)
+
 static void push_arg(adi_pctx *P, int32_t node)
 {
     if (adi_grow((void **)&P->args, &P->argcap, P->nargs + 1, sizeof *P->args) < 0)
@@ -74,6 +117,7 @@ static void push_arg(adi_pctx *P, int32_t node)
 }
 
 %union {
+    adi_val v;             /* a number (a node) or a condition (its outcome) */
     int32_t node;          /* a tape node (recording index) */
     size_t count;          /* arguments pushed on P->args */
     const adi_fninfo *fn;   /* a function's table entry */
@@ -84,39 +128,84 @@ static void push_arg(adi_pctx *P, int32_t node)
 %token <node> VAR "name"
 %token <fn>   FUNC "function"
 %token <ufn>  UFUNC "user function"
-%type  <node> expr
+%token IF "'if'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='" AND "'&&'" OR "'||'"
+%type  <v> expr
 %type  <count> args
 
+%left OR
+%left AND
+%left EQ NE
+%left '<' '>' LE GE
 %left '+' '-'
 %left '*' '/'
-%precedence UMINUS
+%precedence UMINUS '!'
 %right '^'
 
 %%
 
 input
     : %empty   { adi_perror(P, AD_E_SYNTAX, 1, 1, "empty expression"); YYABORT; }
-    | expr     { P->root = $1; }
+    | expr     {
+            if (P->want_cond && $1.cond < 0) {
+                adi_perror(P, AD_E_SYNTAX, @1.first_line, @1.first_column,
+                           "expected a condition, such as x > 0");
+                YYABORT;
+            }
+            if (!P->want_cond && not_number(P, $1, &@1)) YYABORT;
+            P->root = $1.node;
+            P->truth = $1.cond;
+        }
     ;
 
 expr
-    : expr '+' expr          { $$ = op(P, AD_OP_ADD, $1, $3, &@2); }
-    | expr '-' expr          { $$ = op(P, AD_OP_SUB, $1, $3, &@2); }
-    | expr '*' expr          { $$ = op(P, AD_OP_MUL, $1, $3, &@2); }
-    | expr '/' expr          { $$ = op(P, AD_OP_DIV, $1, $3, &@2); }
-    | expr '^' expr          { $$ = op(P, AD_OP_POW, $1, $3, &@2); }
-    | '-' expr %prec UMINUS  { $$ = op(P, AD_OP_NEG, $2, -1, &@1); }
-    | '+' expr %prec UMINUS  { $$ = $2; }
+    : expr '+' expr          { NUM2($$, AD_OP_ADD, $1, $3, &@1, &@3, &@2); }
+    | expr '-' expr          { NUM2($$, AD_OP_SUB, $1, $3, &@1, &@3, &@2); }
+    | expr '*' expr          { NUM2($$, AD_OP_MUL, $1, $3, &@1, &@3, &@2); }
+    | expr '/' expr          { NUM2($$, AD_OP_DIV, $1, $3, &@1, &@3, &@2); }
+    | expr '^' expr          { NUM2($$, AD_OP_POW, $1, $3, &@1, &@3, &@2); }
+    | '-' expr %prec UMINUS  { NUM2($$, AD_OP_NEG, $2, number(-1), &@2, &@2, &@1); }
+    | '+' expr %prec UMINUS  { if (not_number(P, $2, &@2)) YYABORT; $$ = $2; }
+    | expr '<' expr          { CMP($$, AD_OP_LT, $1, $3, &@1, &@3, &@2); }
+    | expr LE expr           { CMP($$, AD_OP_LE, $1, $3, &@1, &@3, &@2); }
+    | expr '>' expr          { CMP($$, AD_OP_GT, $1, $3, &@1, &@3, &@2); }
+    | expr GE expr           { CMP($$, AD_OP_GE, $1, $3, &@1, &@3, &@2); }
+    | expr EQ expr           { CMP($$, AD_OP_EQ, $1, $3, &@1, &@3, &@2); }
+    | expr NE expr           { CMP($$, AD_OP_NE, $1, $3, &@1, &@3, &@2); }
+    | '!' expr               { if (not_condition(P, $2, &@2)) YYABORT; $$ = condition(!$2.cond); }
+    | expr AND               { if (not_condition(P, $1, &@1)) YYABORT; P->prog->skip += !$1.cond; }
+      expr                   {
+            P->prog->skip -= !$1.cond;
+            if (not_condition(P, $4, &@4)) YYABORT;
+            $$ = condition($1.cond && $4.cond);
+        }
+    | expr OR                { if (not_condition(P, $1, &@1)) YYABORT; P->prog->skip += $1.cond; }
+      expr                   {
+            P->prog->skip -= $1.cond;
+            if (not_condition(P, $4, &@4)) YYABORT;
+            $$ = condition($1.cond || $4.cond);
+        }
+    | IF '(' expr ','        { if (not_condition(P, $3, &@3)) YYABORT; P->prog->skip += !$3.cond; }
+      expr ','               { P->prog->skip -= !$3.cond; P->prog->skip += $3.cond; if (not_number(P, $6, &@6)) YYABORT; }
+      expr ')'               {
+            P->prog->skip -= $3.cond;
+            if (not_number(P, $9, &@9)) YYABORT;
+            $$ = $3.cond ? $6 : $9;
+        }
+    | IF                     {
+            adi_perror(P, AD_E_SYNTAX, @1.first_line, @1.first_column,
+                       "'if' in an expression is if(condition, a, b)");
+            YYABORT;
+        }
     | '(' expr ')'           { $$ = $2; }
-    | NUM
-    | VAR
+    | NUM                    { $$ = number($1); }
+    | VAR                    { $$ = number($1); }
     | FUNC '(' args ')'      {
-            $$ = adi_call(P, $1, $3, @1.first_line, @1.first_column);
-            if ($$ < 0) YYABORT;
+            $$ = number(adi_call(P, $1, $3, @1.first_line, @1.first_column));
+            if ($$.node < 0) YYABORT;
         }
     | FUNC '(' ')'           {
-            $$ = adi_call(P, $1, 0, @1.first_line, @1.first_column);
-            if ($$ < 0) YYABORT;
+            $$ = number(adi_call(P, $1, 0, @1.first_line, @1.first_column));
+            if ($$.node < 0) YYABORT;
         }
     | FUNC                   {
             adi_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
@@ -124,12 +213,12 @@ expr
             YYABORT;
         }
     | UFUNC '(' args ')'     {
-            $$ = adi_inline_call(P, (size_t)$1, $3, @1.first_line, @1.first_column);
-            if ($$ < 0) YYABORT;
+            $$ = number(adi_inline_call(P, (size_t)$1, $3, @1.first_line, @1.first_column));
+            if ($$.node < 0) YYABORT;
         }
     | UFUNC '(' ')'          {
-            $$ = adi_inline_call(P, (size_t)$1, 0, @1.first_line, @1.first_column);
-            if ($$ < 0) YYABORT;
+            $$ = number(adi_inline_call(P, (size_t)$1, 0, @1.first_line, @1.first_column));
+            if ($$.node < 0) YYABORT;
         }
     | UFUNC                  {
             char q[80];
@@ -155,8 +244,8 @@ expr
     ;
 
 args
-    : expr                   { push_arg(P, $1); $$ = 1; }
-    | args ',' expr          { push_arg(P, $3); $$ = $1 + 1; }
+    : expr                   { if (not_number(P, $1, &@1)) YYABORT; push_arg(P, $1.node); $$ = 1; }
+    | args ',' expr          { if (not_number(P, $3, &@3)) YYABORT; push_arg(P, $3.node); $$ = $1 + 1; }
     ;
 
 %%

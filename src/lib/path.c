@@ -1,0 +1,322 @@
+/* path.c - derivatives of a program with control flow, at any point.
+ *
+ * A tape records the path its recording took (flow.c) and the decisions
+ * that path depended on, its guards.  At a point where every guard holds,
+ * the tape is the program there, and its derivatives are the program's.
+ * Elsewhere the point takes another path: it is recorded again at that
+ * point (ADOL-C's retaping), and the workspace keeps the tapes of the
+ * last ADI_PATHS paths it met, so that points which take a handful of
+ * paths replay them.  A path's tape depends on its decisions only, never
+ * on the point it was recorded at, so a point's row is the same whichever
+ * earlier points filled the cache: byte-identical to deriving it alone.
+ *
+ * Which tape a point takes is decided before any engine runs, by a sweep
+ * of values that checks every guard and ignores domain errors: a node of
+ * another path that fails before that path's first failing guard (sqrt
+ * of a negative, in a branch this point does not take) is no error of
+ * this point's. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "derive.h"
+#include "alloc.h"
+
+#define ADI_PATHS 8
+
+typedef struct {
+    ad_tape *t;            /* NULL: the plan's own tape */
+    ad_plan *p;
+    unsigned long used;    /* when it last served a point */
+} adi_pathent;
+
+struct adi_paths {
+    const ad_plan *of;     /* the plan whose paths these are */
+    uint64_t key;          /* ...and its key, in case its memory was reused */
+    adi_pathent e[ADI_PATHS];
+    size_t n;
+    unsigned long clock, base_used;
+    size_t replayed, recorded;   /* points replayed on a kept tape, or recorded */
+    uint64_t *seen;        /* the paths met (their tapes' hashes) */
+    size_t nseen, seencap;
+};
+
+/* ---- the request a plan keeps for the plans of other paths ---- */
+
+static char **dupv(const char *const *v, size_t n)
+{
+    char **c = adi_calloc(n, sizeof *c);
+    for (size_t i = 0; c && i < n; i++)
+        if (!(c[i] = adi_strdup(v[i]))) return NULL;   /* freed with the plan (n entries, some NULL) */
+    return c;
+}
+
+static void freev(char **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) free(v[i]);
+    free(v);
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t fnv_names(uint64_t h, const char *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = fnv(h, v[i], strlen(v[i]) + 1);
+    return fnv(h, &n, sizeof n);
+}
+
+int adi_plan_paths(ad_plan *p, const ad_request *rq)
+{
+    adi_request *c = &p->rq;
+    size_t m = p->t->nout;
+    c->r = *rq;
+    c->vars = dupv(rq->vars, rq->nvars);
+    c->cols = dupv(rq->cols, rq->ncols);
+    c->seed_vars = dupv(rq->seed_vars, rq->nseed);
+    c->seed = adi_calloc(rq->nseed, sizeof *c->seed);
+    c->weights = rq->weights ? adi_calloc(m, sizeof *c->weights) : NULL;
+    if (!c->vars || !c->cols || !c->seed_vars || !c->seed || (rq->weights && !c->weights)) return -1;
+    if (rq->nseed) memcpy(c->seed, rq->seed, rq->nseed * sizeof *c->seed);
+    if (rq->weights) memcpy(c->weights, rq->weights, m * sizeof *c->weights);
+    c->r.vars = (const char *const *)c->vars;
+    c->r.cols = (const char *const *)c->cols;
+    c->r.seed_vars = (const char *const *)c->seed_vars;
+    c->r.seed = c->seed;
+    c->r.weights = c->weights;
+    /* the point's variables by name (the first of a repeated name counts) */
+    for (size_t i = 0; i < rq->nvars; i++) {
+        size_t len = strlen(rq->vars[i]);
+        if (adi_symtab_get(&p->vars, rq->vars[i], len) < 0 && adi_symtab_put(&p->vars, rq->vars[i], len, (int32_t)i) < 0)
+            return -1;
+    }
+    /* what the paths depend on: the program, the request */
+    const adi_flowsrc *f = p->t->flow;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0, off = 0; i < f->n; off += f->len[i++]) h = fnv(h, f->text + off, f->len[i]);
+    h = fnv_names(h, rq->vars, rq->nvars);
+    h = fnv_names(h, rq->cols, rq->ncols);
+    h = fnv_names(h, rq->seed_vars, rq->nseed);
+    if (rq->nseed) h = fnv(h, rq->seed, rq->nseed * sizeof *rq->seed);
+    if (rq->weights) h = fnv(h, rq->weights, m * sizeof *rq->weights);
+    int flags[] = {rq->grad, rq->jacobian, rq->hessian, rq->order, rq->check, (int)rq->mode, (int)rq->policy,
+                   rq->many, f->optimized};
+    double tol[] = {rq->step_scale, rq->rtol, rq->atol};
+    size_t lim[] = {p->t->limit, p->t->max_iter};
+    h = fnv(h, flags, sizeof flags);
+    h = fnv(h, tol, sizeof tol);
+    p->key = fnv(h, lim, sizeof lim);
+    return 0;
+}
+
+void adi_plan_paths_free(ad_plan *p)
+{
+    adi_request *c = &p->rq;
+    freev(c->vars, c->r.nvars);
+    freev(c->cols, c->r.ncols);
+    freev(c->seed_vars, c->r.nseed);
+    free(c->seed);
+    free(c->weights);
+    adi_symtab_free(&p->vars);
+}
+
+/* ---- the workspace's paths ---- */
+
+static void flush(struct adi_paths *P)
+{
+    for (size_t i = 0; i < P->n; i++) {
+        ad_plan_free(P->e[i].p);
+        ad_tape_free(P->e[i].t);
+    }
+    P->n = 0;
+}
+
+void adi_paths_free(struct adi_paths *P)
+{
+    if (!P) return;
+    flush(P);
+    free(P->seen);
+    free(P);
+}
+
+/* the workspace's paths of plan p, emptied if they were another plan's */
+static struct adi_paths *paths_of(ad_work *w, const ad_plan *p)
+{
+    struct adi_paths *P = w->paths;
+    if (!P) {
+        P = w->paths = adi_calloc(1, sizeof *P);
+        if (!P) return NULL;
+    }
+    if (P->of != p || P->key != p->key) {
+        flush(P);
+        P->of = p;
+        P->key = p->key;
+        P->base_used = 0;
+    }
+    return P;
+}
+
+/* 1 when every guard of plan q's tape holds at the point, 0 when one does
+ * not, -1 when out of memory.  Values only, domain errors ignored. */
+static int holds(const ad_plan *q, ad_work *w, const double *point)
+{
+    const ad_tape *t = q->t;
+    size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
+    if (adi_work_reserve(w, n, 0, 0) < 0) return -1;
+    double *v = w->val;
+    for (size_t i = 0; i < ni; i++) v[i] = q->var_of_input[i] == SIZE_MAX ? NAN : point[q->var_of_input[i]];
+    for (size_t i = 0; i < nc; i++) v[ni + i] = t->cval[i];
+    for (size_t i = ni + nc; i < n; i++) {
+        const ad_instr c = t->code[i];
+        double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
+        if (adi_op_is_guard(c.op) && adi_op_domain((int)c.op, a, b)) return 0;
+        v[i] = adi_op_value((int)c.op, a, b);
+    }
+    return 1;
+}
+
+/* a hash of tape t's path: its instructions and constants */
+static uint64_t path_hash(const ad_tape *t)
+{
+    uint64_t h = fnv(0xcbf29ce484222325ULL, t->code, t->n * sizeof *t->code);
+    return fnv(h, t->cval, t->nconsts * sizeof *t->cval);
+}
+
+/* notes that a point took the path of tape t */
+static void met(struct adi_paths *P, const ad_tape *t)
+{
+    uint64_t h = path_hash(t);
+    for (size_t i = 0; i < P->nseen; i++)
+        if (P->seen[i] == h) return;
+    if (adi_grow((void **)&P->seen, &P->seencap, P->nseen + 1, sizeof *P->seen) == 0) P->seen[P->nseen++] = h;
+}
+
+/* records p's program at the point onto a new tape, made as p's was */
+static ad_errclass record(const ad_plan *p, const double *point, ad_tape **out, ad_diag *d)
+{
+    const adi_flowsrc *f = p->t->flow;
+    ad_tape *t = ad_tape_new();
+    const char **src = adi_calloc(f->n, sizeof *src);
+    ad_errclass e = AD_E_NONE;
+    if (!t || !src) {
+        e = adi_err_nomem(d);
+    } else {
+        for (size_t i = 0, off = 0; i < f->n; off += f->len[i++]) src[i] = f->text + off;
+        t->limit = p->t->limit;
+        t->max_iter = p->t->max_iter;
+        t->at = &p->vars;
+        t->atv = point;
+        size_t failed = 0;
+        e = ad_parse_many(t, src, f->len, f->n, &failed, d);
+        if (e && d) d->src = (int)failed;
+        t->at = NULL;
+        t->atv = NULL;
+        if (!e && f->optimized && ad_optimize(t, NULL) < 0) e = adi_err_nomem(d);
+    }
+    free(src);
+    if (e) {
+        ad_tape_free(t);
+        return e;
+    }
+    *out = t;
+    return AD_E_NONE;
+}
+
+/* the plan a point takes after a miss: recorded, and kept in place of the
+ * least recently used */
+static ad_errclass add_path(struct adi_paths *P, const ad_plan *p, const double *point, ad_plan **q, ad_diag *d)
+{
+    ad_tape *t;
+    ad_errclass e = record(p, point, &t, d);
+    if (e) return e;
+    e = ad_plan_new(t, &p->rq.r, q, NULL, d);
+    if (e) {
+        ad_tape_free(t);
+        return e;
+    }
+    size_t slot = P->n;
+    if (P->n == ADI_PATHS) {
+        slot = 0;
+        for (size_t i = 1; i < P->n; i++)
+            if (P->e[i].used < P->e[slot].used) slot = i;
+        ad_plan_free(P->e[slot].p);
+        ad_tape_free(P->e[slot].t);
+    } else {
+        P->n++;
+    }
+    P->e[slot] = (adi_pathent){t, *q, ++P->clock};
+    return AD_E_NONE;
+}
+
+ad_errclass adi_derive_path(const ad_plan *p, ad_work *w, const double *point, double *row, ad_check_result *chk,
+                            ad_diag *d)
+{
+    struct adi_paths *P = paths_of(w, p);
+    if (!P) return adi_err_nomem(d);
+    /* p's own tape and the kept ones, the most recently used first */
+    const ad_plan *cand[ADI_PATHS + 1] = {p};
+    unsigned long *stamp[ADI_PATHS + 1] = {&P->base_used};
+    size_t nc = 1;
+    for (size_t i = 0; i < P->n; i++, nc++) {
+        size_t j = nc;
+        for (; j > 0 && *stamp[j - 1] < P->e[i].used; j--) {
+            cand[j] = cand[j - 1];
+            stamp[j] = stamp[j - 1];
+        }
+        cand[j] = P->e[i].p;
+        stamp[j] = &P->e[i].used;
+    }
+    for (size_t c = 0; c < nc; c++) {
+        int h = holds(cand[c], w, point);
+        if (h < 0) return adi_err_nomem(d);
+        if (!h) continue;
+        *stamp[c] = ++P->clock;
+        P->replayed++;
+        met(P, cand[c]->t);
+        return adi_derive_here(cand[c], w, point, row, chk, d);
+    }
+    ad_plan *q;
+    ad_errclass e = add_path(P, p, point, &q, d);
+    if (e) return e;
+    P->recorded++;
+    met(P, q->t);
+    e = adi_derive_here(q, w, point, row, chk, d);
+    if (e == AD_E_PATH)   /* a guard recorded at this point that does not hold here: a bug */
+        e = ad_diag_set(d, AD_E_DOMAIN, 0, 0, "internal error: the path recorded at this point does not hold");
+    return e;
+}
+
+void ad_work_paths(const ad_work *w, size_t *replayed, size_t *recorded, const uint64_t **seen, size_t *nseen)
+{
+    const struct adi_paths *P = w->paths;
+    *replayed = P ? P->replayed : 0;
+    *recorded = P ? P->recorded : 0;
+    *seen = P ? P->seen : NULL;
+    *nseen = P ? P->nseen : 0;
+}
+
+const ad_plan *adi_path_last(ad_work *w, const ad_plan *p)
+{
+    struct adi_paths *P = w->paths;
+    if (!P || P->of != p || P->key != p->key) return p;
+    const ad_plan *q = p;
+    unsigned long best = P->base_used;
+    for (size_t i = 0; i < P->n; i++)
+        if (P->e[i].used > best) {
+            best = P->e[i].used;
+            q = P->e[i].p;
+        }
+    return q;
+}
+
+void adi_path_replayed(ad_work *w, const ad_plan *p, size_t n)
+{
+    struct adi_paths *P = paths_of(w, p);
+    if (!P) return;
+    P->replayed += n;
+    const ad_plan *q = adi_path_last(w, p);
+    if (n) met(P, q->t);
+}
