@@ -329,6 +329,7 @@ static ad_errclass again(cli_options *o, int id, const char *typed, long num, do
     switch (id) {
     case CLI_OPT_ORDER: same = o->order == num; break;
     case CLI_OPT_MAX_NODES: same = o->max_nodes == num; break;
+    case CLI_OPT_MAX_ITERATIONS: same = o->max_iterations == num; break;
     case CLI_OPT_JOBS: same = o->jobs == num; break;
     case CLI_OPT_PRECISION: same = o->precision == num; break;
     case CLI_OPT_MODE: same = o->mode == modes[num]; break;
@@ -370,6 +371,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_VERSION: o->version = 1; break;
     case CLI_OPT_ORDER: o->order = (int)v->num; break;
     case CLI_OPT_MAX_NODES: o->max_nodes = v->num; break;
+    case CLI_OPT_MAX_ITERATIONS: o->max_iterations = v->num; break;
     case CLI_OPT_JOBS: o->jobs = (int)v->num; break;
     case CLI_OPT_PRECISION: o->precision = (int)v->num; break;
     case CLI_OPT_MODE: o->mode = modes[v->num]; break;
@@ -635,6 +637,7 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
     o->atol = 1e-7;
     o->jobs = 1;
     o->max_nodes = AD_TAPE_DEFAULT_LIMIT;
+    o->max_iterations = AD_TAPE_DEFAULT_ITERATIONS;
     prescan_format(o, argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

@@ -82,6 +82,7 @@ typedef struct {
     int no_optimize;                 /* --no-optimize */
     int no_block;                    /* ADCALC_NO_BLOCK set: the scalar engines only (tests) */
     long max_nodes;                  /* --max-nodes */
+    long max_iterations;             /* --max-iterations */
 } cli_options;
 
 /* Parses argv.  On a usage error fills d (class AD_E_USAGE, or AD_E_IO for

@@ -58,6 +58,7 @@ ad_errclass cli_unbound(const ad_tape *t, size_t i, ad_diag *d)
 ad_errclass cli_record(const cli_options *o, const cli_source *src, size_t n, ad_tape *t, ad_diag *d)
 {
     ad_tape_set_limit(t, (size_t)o->max_nodes);
+    ad_tape_set_iterations(t, (size_t)o->max_iterations);
     const char **texts = malloc((n ? n : 1) * sizeof *texts);
     size_t *lens = malloc((n ? n : 1) * sizeof *lens);
     ad_errclass e;

@@ -15,9 +15,9 @@ const adi_opinfo adi_ops[AD_OP_COUNT] = {
 
 const adi_fninfo adi_functions[] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
-    {name, mi, ma, df, 0, AD_OP_##E, syn, doc, NULL},
+    {name, sizeof name - 1, mi, ma, df, 0, AD_OP_##E, syn, doc, NULL},
 #define DERIVED(E, name, mi, ma, df, params, expansion, doc) \
-    {name, mi, ma, df, 1, -1, expansion, doc, params},
+    {name, sizeof name - 1, mi, ma, df, 1, -1, expansion, doc, params},
 #include "ops.def"
 };
 const size_t adi_nfunctions = sizeof adi_functions / sizeof adi_functions[0];
@@ -26,7 +26,7 @@ const adi_fninfo *adi_fn_lookup(const char *name, size_t len)
 {
     for (size_t i = 0; i < adi_nfunctions; i++) {
         const adi_fninfo *f = &adi_functions[i];
-        if (f->nargs_min > 0 && strlen(f->name) == len && memcmp(f->name, name, len) == 0)
+        if (f->namelen == len && f->nargs_min > 0 && memcmp(f->name, name, len) == 0)
             return f;
     }
     return NULL;

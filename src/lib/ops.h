@@ -33,6 +33,7 @@ extern const adi_opinfo adi_ops[AD_OP_COUNT];
 /* a name that can be called as name(...) */
 typedef struct {
     const char *name;
+    size_t namelen;
     int nargs_min, nargs_max;
     double dflt;           /* the optional last argument's default */
     int derived;           /* 0: primitive opcode; 1: derived function */

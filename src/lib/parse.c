@@ -16,6 +16,15 @@
 #include "lexer.h"
 #include "alloc.h"
 
+void adi_prog_scanner_free(adi_prog *g)
+{
+    if (g->scanner) adi_yylex_destroy(g->scanner);
+    free(g->spanbuf);
+    g->scanner = NULL;
+    g->spanbuf = NULL;
+    g->spancap = 0;
+}
+
 void adi_perror(adi_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)
 {
     if (P->failed) return;
@@ -90,20 +99,46 @@ static int32_t parse(ad_tape *t, adi_prog *prog, size_t off, size_t len, int lin
     P.root = -1;
     P.want_cond = want_cond;
 
-    yyscan_t scanner = NULL;
+    /* the program's scanner and span buffer, kept between parses (a loop
+     * parses its body again each time round); a parse inside a parse (a
+     * user function's body) has a scanner of its own */
+    int shared = !prog->scanning;
+    yyscan_t volatile scanner = NULL;
+    YY_BUFFER_STATE volatile buf = NULL;
     volatile int status = 0;
     int skip = prog->skip;   /* an error leaves the parse inside a part not taken */
+    if (shared) prog->scanning = 1;
     if (setjmp(P.oom)) {
         status = -1;
-    } else {
-        if (adi_yylex_init_extra(&P, &scanner) != 0) {
+    } else if (shared) {
+        if ((!prog->scanner && adi_yylex_init(&prog->scanner) != 0) ||
+            adi_grow((void **)&prog->spanbuf, &prog->spancap, len + 2, 1) < 0) {
             status = -1;
         } else {
-            adi_yy_scan_bytes(prog->src + off, (int)len, scanner);
+            scanner = prog->scanner;
+            adi_yyset_extra(&P, scanner);
+            memcpy(prog->spanbuf, prog->src + off, len);
+            prog->spanbuf[len] = prog->spanbuf[len + 1] = 0;   /* flex's end of buffer */
+            buf = adi_yy_scan_buffer(prog->spanbuf, len + 2, scanner);
             status = adi_yyparse(scanner, &P);
         }
+    } else if (adi_yylex_init_extra(&P, (yyscan_t *)&scanner) != 0) {
+        status = -1;
+    } else {
+        adi_yy_scan_bytes(prog->src + off, (int)len, scanner);
+        status = adi_yyparse(scanner, &P);
     }
-    if (scanner) adi_yylex_destroy(scanner);
+    if (shared) {
+        if (buf) adi_yy_delete_buffer(buf, prog->scanner);
+        if (status != 0 && prog->scanner) {
+            /* after an error, a fresh scanner next time */
+            adi_yylex_destroy(prog->scanner);
+            prog->scanner = NULL;
+        }
+        prog->scanning = 0;
+    } else if (scanner) {
+        adi_yylex_destroy(scanner);
+    }
     prog->skip = skip;
     free(P.args);
     free(P.parens);

@@ -55,12 +55,18 @@ typedef struct adi_prog {
     size_t nundo, undocap;
     adi_loopvar *loopvar;  /* the for loops running */
     size_t nloopvar, loopvarcap;
+    void *scanner;         /* the scanner parse.c keeps (a yyscan_t), or NULL */
+    char *spanbuf;         /* ...and its buffer */
+    size_t spancap;
+    volatile int scanning; /* it is in use */
     uintptr_t stack_top;   /* the C stack where recording began (the guard of call.c) */
 } adi_prog;
 
 /* a program over src[0..len) with no names bound and no functions */
 void adi_prog_init(adi_prog *g, const char *src, size_t len);
 void adi_prog_free(adi_prog *g);
+/* frees the scanner parse.c keeps in g */
+void adi_prog_scanner_free(adi_prog *g);
 /* Records statement st of g's source: a definition (a failed one leaves
  * no trace in g), or an assignment's right side or an expression, whose
  * node (recording index) *root receives; an assignment binds nothing

@@ -38,6 +38,7 @@ struct adi_paths {
     size_t replayed, recorded;   /* points replayed on a kept tape, or recorded */
     uint64_t *seen;        /* the paths met (their tapes' hashes) */
     size_t nseen, seencap;
+    adi_symtab seenset;    /* ...as a set */
 };
 
 /* ---- the request a plan keeps for the plans of other paths ---- */
@@ -139,6 +140,7 @@ void adi_paths_free(struct adi_paths *P)
     if (!P) return;
     flush(P);
     free(P->seen);
+    adi_symtab_free(&P->seenset);
     free(P);
 }
 
@@ -189,9 +191,11 @@ static uint64_t path_hash(const ad_tape *t)
 static void met(struct adi_paths *P, const ad_tape *t)
 {
     uint64_t h = path_hash(t);
-    for (size_t i = 0; i < P->nseen; i++)
-        if (P->seen[i] == h) return;
-    if (adi_grow((void **)&P->seen, &P->seencap, P->nseen + 1, sizeof *P->seen) == 0) P->seen[P->nseen++] = h;
+    if (adi_symtab_get(&P->seenset, &h, sizeof h) >= 0) return;
+    /* out of memory here loses a count of --stats, nothing else */
+    if (adi_grow((void **)&P->seen, &P->seencap, P->nseen + 1, sizeof *P->seen) == 0 &&
+        adi_symtab_put(&P->seenset, &h, sizeof h, 0) == 0)
+        P->seen[P->nseen++] = h;
 }
 
 /* records p's program at the point onto a new tape, made as p's was */

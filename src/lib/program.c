@@ -402,6 +402,7 @@ void adi_prog_free(adi_prog *g)
     free(g->fn);
     free(g->undo);
     free(g->loopvar);
+    adi_prog_scanner_free(g);
     adi_symtab_free(&g->bindings);
     adi_symtab_free(&g->funcs);
 }

@@ -277,8 +277,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, adi_
     if (P->failed) return 0;   /* the lexer has already said what is wrong */
     const ADI_YYLTYPE *l = yypcontext_location(ctx);
     yysymbol_kind_t k = yypcontext_token(ctx);
-    yysymbol_kind_t exp[8];
-    int nexp = yypcontext_expected_tokens(ctx, exp, 8);
+    yysymbol_kind_t exp[YYNTOKENS];
+    int nexp = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
     int want_operand = 0, want_operator = 0, want_comma = 0, want_close = 0;
     for (int i = 0; i < nexp; i++) {
         if (exp[i] == YYSYMBOL_NUM) want_operand = 1;
@@ -298,7 +298,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, adi_
     } else if (want_operator) {
         adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
                   "unexpected %s; expected an operator%s", d,
-                  want_comma && want_close ? ", ',' or ')'" : want_close ? " or ')'" : "");
+                  want_comma && want_close ? ", ',' or ')'" : want_close ? " or ')'" : want_comma ? " or ','" : "");
     } else {
         adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "unexpected %s", d);
     }
