@@ -93,7 +93,7 @@ void ad_tape_set_limit(ad_tape *t, size_t nodes);
 /* The most loop iterations (while and for, all loops together) one
  * recording may run: past it, recording fails with AD_E_IO and
  * AD_HINT_ITER_LIMIT.  A new tape has the default. */
-#define AD_TAPE_DEFAULT_ITERATIONS 10000000
+#define AD_TAPE_DEFAULT_ITERATIONS 1000000
 void ad_tape_set_iterations(ad_tape *t, size_t n);
 /* The guards of a finished tape: the comparisons its path depends on.  A
  * tape with guards holds at the points where they do; ad_derive records

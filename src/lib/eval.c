@@ -89,9 +89,12 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
     else if (status == ADI_SINGULAR_HIGHER)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: a higher derivative is infinite or undefined here", what);
-    else if (adi_op_is_guard(t->code[i].op))
+    else if (adi_op_is_guard(t->code[i].op)) {
+        char v[32];
+        adi_fmt_double(v, sizeof v, w->val[t->code[i].a]);
         e = ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
-                        "%s: a tie at a comparison, where the function may have a kink or a jump", what);
+                        "a tie: both sides of this comparison are %s, where the function may have a kink or a jump", v);
+    }
     else
         e = ad_diag_set(d, AD_E_NONDIFF, t->pos[i].line, t->pos[i].col,
                         "%s: not differentiable here", what);
