@@ -270,18 +270,21 @@ static void statements(session *S, const char *chunk, size_t n)
     }
 }
 
-/* 1 when the text so far ends inside parentheses or after an operator */
+/* 1 when the text so far ends inside parentheses or a block, or after an
+ * operator */
 static int incomplete(const char *s, size_t n)
 {
-    int depth = 0;
+    int depth = 0, braces = 0;
     char last = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '#') { while (i < n && s[i] != '\n') i++; continue; }
         if (s[i] == '(') depth++;
         else if (s[i] == ')') depth--;
+        else if (s[i] == '{') braces++;
+        else if (s[i] == '}') braces--;
         if (!isspace((unsigned char)s[i])) last = s[i];
     }
-    return depth > 0 || (last && strchr("+-*/^,=(", last));
+    return depth > 0 || braces > 0 || (last && strchr("+-*/^,=(<>&|!", last));
 }
 
 #ifdef HAVE_READLINE
@@ -364,6 +367,7 @@ static int session_open(session *S, const cli_options *opts)
     S->o.at.cap = S->o.at.n;
     S->sess = ad_session_new();
     if (S->sess) ad_session_set_limit(S->sess, (size_t)opts->max_nodes);
+    if (S->sess) ad_session_set_iterations(S->sess, (size_t)opts->max_iterations);
     ok = ok && S->sess && ad_session_point(S->sess, (const char *const *)S->o.at.names, S->o.at.values, S->o.at.n) == 0;
     S->t = ad_tape_new();
     S->last = ad_tape_new();

@@ -413,6 +413,8 @@ ad_session *ad_session_new(void);   /* NULL when out of memory */
 void ad_session_free(ad_session *s);
 /* the node limit of the session's recording (ad_tape_set_limit) */
 void ad_session_set_limit(ad_session *s, size_t nodes);
+/* the loop iterations one statement may run (ad_tape_set_iterations) */
+void ad_session_set_iterations(ad_session *s, size_t n);
 /* sets the values of these inputs (others keep theirs); 0 or -1 */
 int ad_session_point(ad_session *s, const char *const *names, const double *values, size_t n);
 /* Runs one statement src[0..len) (as ad_next_stmt splits them; *kind says
@@ -421,7 +423,10 @@ int ad_session_point(ad_session *s, const char *const *names, const double *valu
  * finished tape with the expression as its output and every input of the
  * session (in order of first appearance), and is not kept.  Positions are
  * in ad_session_text.  An input without a value is AD_E_NAME with
- * *unbound its index in out (else *unbound is (size_t)-1). */
+ * *unbound its index in out (else *unbound is (size_t)-1).  A statement of
+ * control flow runs at the point (its inputs need values) and is kept;
+ * when the point moves, the kept statements are recorded again there
+ * before the next statement (their paths may differ). */
 ad_errclass ad_session_run(ad_session *s, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out,
                            size_t *unbound, ad_diag *d);
 /* the kept statements, one per line (*kept_lines of them), followed by

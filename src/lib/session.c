@@ -15,6 +15,7 @@
  *
  * The text of the kept statements, one per line, is the source every
  * node's position refers to (ad_session_text). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "work.h"
@@ -40,6 +41,8 @@ struct ad_session {
     size_t cap;              /* of known, seen and map (and w.val) */
     int32_t *cone;
     size_t ncone, conecap;
+    size_t guards;           /* guards among the kept statements' nodes */
+    int stale;               /* the point moved since they were recorded */
 };
 
 ad_session *ad_session_new(void)
@@ -54,6 +57,7 @@ ad_session *ad_session_new(void)
         ad_session_free(S);
         return NULL;
     }
+    S->t->at = &S->point;   /* no value yet: the inputs are nan */
     return S;
 }
 
@@ -75,6 +79,7 @@ void ad_session_free(ad_session *S)
 }
 
 void ad_session_set_limit(ad_session *S, size_t nodes) { ad_tape_set_limit(S->t, nodes); }
+void ad_session_set_iterations(ad_session *S, size_t n) { ad_tape_set_iterations(S->t, n); }
 
 const char *ad_session_text(const ad_session *S, size_t *len, int *kept_lines)
 {
@@ -105,7 +110,12 @@ int ad_session_point(ad_session *S, const char *const *names, const double *valu
         }
         S->pval[k] = values[i];
     }
+    /* control flow decides by the values at the point, as it records */
+    S->t->at = &S->point;
+    S->t->atv = S->pval;
     forget_values(S);
+    /* the kept statements' paths were the old point's */
+    if (S->guards) S->stale = 1;
     return 0;
 }
 
@@ -134,9 +144,10 @@ static int cmp_node(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* S->cone: the nodes root depends on, ascending, leaving out those whose
- * value is known when only_unknown; 0 or -1 when out of memory */
-static int collect(ad_session *S, int32_t root, int only_unknown)
+/* S->cone: the nodes root depends on (and, with guards, the guards
+ * recorded so far and what they depend on), ascending, leaving out those
+ * whose value is known when only_unknown; 0 or -1 when out of memory */
+static int collect(ad_session *S, int32_t root, int only_unknown, int guards)
 {
     if (++S->visit == 0) {
         memset(S->seen, 0, S->cap * sizeof *S->seen);
@@ -149,6 +160,14 @@ static int collect(ad_session *S, int32_t root, int only_unknown)
     size_t scap = 0;
     if (adi_grow((void **)&stack, &scap, 16, sizeof *stack) < 0) return -1;
     stack[top++] = root;
+    for (size_t i = 0; guards && i < S->t->n; i++) {
+        if (!adi_op_is_guard(code[i].op)) continue;
+        if (adi_grow((void **)&stack, &scap, top + 1, sizeof *stack) < 0) {
+            free(stack);
+            return -1;
+        }
+        stack[top++] = (int32_t)i;
+    }
     while (top) {
         int32_t i = stack[--top];
         if (S->seen[i] == S->visit || (only_unknown && S->known[i] == S->epoch)) continue;
@@ -201,7 +220,7 @@ static ad_errclass unbound_here(const ad_session *S, int32_t i, ad_diag *d)
  * a nan is an error), evaluating only the nodes not known yet */
 static ad_errclass value(ad_session *S, int32_t root, ad_diag *d)
 {
-    if (collect(S, root, 1) < 0) return adi_err_nomem(d);
+    if (collect(S, root, 1, 0) < 0) return adi_err_nomem(d);
     const ad_tape *t = S->t;
     double *v = S->w.val;
     for (size_t k = 0; k < S->ncone; k++) {
@@ -240,7 +259,7 @@ static int extract(ad_session *S, const adi_tape_mark *m, int32_t root, ad_tape 
     const ad_tape *t = S->t;
     ad_tape_reset(out);
     ad_tape_set_limit(out, t->limit);
-    if (collect(S, root, 0) < 0) return -1;
+    if (collect(S, root, 0, 1) < 0) return -1;
     for (size_t k = 0; k < S->ninputs; k++)
         if (copy_input(S, S->inputs[k], out) < 0) return -1;
     for (size_t l = m->nleaves; l < t->nleaves; l++)
@@ -280,10 +299,73 @@ static void keep(ad_session *S, const adi_tape_mark *m)
         if (t->code[t->rleaf[l]].op == AD_OP_INPUT) S->inputs[S->ninputs++] = t->rleaf[l];
     for (size_t i = S->kept; i < S->len; i++) S->lines += S->text[i] == '\n';
     S->kept = S->len;
+    for (size_t i = m->n; i < t->n; i++) S->guards += adi_op_is_guard(t->code[i].op);
+}
+
+static ad_errclass run(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out, size_t *unbound,
+                       ad_diag *d);
+
+/* the kept statements recorded again at the point, after it moved: a
+ * statement of control flow may take another path there.  A statement
+ * that fails there is dropped; the first such error is returned. */
+static ad_errclass rebuild(ad_session *S, ad_diag *d)
+{
+    S->stale = 0;
+    char *old = S->text;
+    size_t oldlen = S->kept;
+    ad_tape *scratch = ad_tape_new();
+    if (!scratch) return adi_err_nomem(d);
+    S->text = NULL;
+    S->len = S->kept = S->textcap = 0;
+    S->lines = 0;
+    S->ninputs = 0;
+    S->guards = 0;
+    adi_prog_free(&S->g);
+    adi_prog_init(&S->g, NULL, 0);
+    ad_tape_reset(S->t);
+    forget_values(S);
+    size_t pos = 0;
+    int line = 1, col = 1;
+    ad_stmt st;
+    ad_errclass first = AD_E_NONE;
+    while (ad_next_stmt(old, oldlen, &pos, &line, &col, &st)) {
+        if (st.kind == AD_STMT_EMPTY) continue;
+        ad_stmt_kind kind;
+        size_t unbound;
+        ad_diag e1;
+        ad_errclass e = run(S, old + st.off, st.len, &kind, scratch, &unbound, &e1);
+        if (e == AD_E_IO) {
+            first = e;
+            if (d) *d = e1;
+            break;
+        }
+        if (e && !first) {
+            first = e;
+            char msg[sizeof e1.msg];
+            snprintf(msg, sizeof msg, "%s", e1.msg);
+            ad_diag_set(d, e, 0, 0, "the statement on line %d, kept from before, fails at this point and is dropped: %s",
+                        st.line, msg);
+        }
+    }
+    free(old);
+    ad_tape_free(scratch);
+    return first;
 }
 
 ad_errclass ad_session_run(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out,
                            size_t *unbound, ad_diag *d)
+{
+    *kind = AD_STMT_EMPTY;
+    *unbound = (size_t)-1;
+    if (S->stale) {
+        ad_errclass e = rebuild(S, d);
+        if (e) return e;
+    }
+    return run(S, src, len, kind, out, unbound, d);
+}
+
+static ad_errclass run(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out, size_t *unbound,
+                       ad_diag *d)
 {
     *kind = AD_STMT_EMPTY;
     *unbound = (size_t)-1;
@@ -336,6 +418,14 @@ ad_errclass ad_session_run(ad_session *S, const char *src, size_t len, ad_stmt_k
         }
     } else if (!e && st.kind == AD_STMT_EXPR) {
         if (extract(S, &m, root, out) < 0) e = adi_err_nomem(d);
+    } else if (!e && st.kind != AD_STMT_DEF) {
+        /* control flow: its path was decided by the point's values */
+        if (u >= 0) {
+            e = unbound_here(S, u, d);
+        } else {
+            keep(S, &m);
+            return AD_E_NONE;
+        }
     } else if (!e) {
         /* a definition: the function stays, its checked body does not */
         drop(S, &m);
