@@ -14,6 +14,7 @@ static int32_t rec(adi_pctx *P, int op, int32_t a, int32_t b, int line, int col)
 {
     int32_t i = adi_rec_op(P->t, op, a, b, line, col);
     if (i < 0) longjmp(P->oom, 1);
+    adi_memo_op(P, 0, op, a, b, line, col, i);
     return i;
 }
 
@@ -21,6 +22,7 @@ static int32_t constant(adi_pctx *P, double v, const char *text, int line, int c
 {
     int32_t i = adi_rec_const(P->t, v, text, strlen(text), line, col);
     if (i < 0) longjmp(P->oom, 1);
+    adi_memo_const(P, v, text, strlen(text), line, col, i);
     return i;
 }
 
@@ -30,6 +32,7 @@ static const char *plural(int n) { return n == 1 ? "" : "s"; }
  * parameters bound to the argument nodes, every node at the call */
 static int32_t expand(adi_pctx *P, const adi_fninfo *fn, const int32_t *arg, size_t n, int line, int col)
 {
+    adi_memo_bad(P);
     adi_param ps[4];
     size_t np = 0;
     for (const char *p = fn->params; *p && np < 4 && np < n; np++) {

@@ -41,6 +41,7 @@ struct ad_plan {
     adi_symtab vars;          /* the point's variables by name: where a recording finds inputs */
     uint64_t key;             /* the program and the request: whose paths a workspace keeps */
     size_t unbound;           /* a tape input with no variable (SIZE_MAX: none) */
+    uint64_t path;            /* a hash of the tape: which path it is (--stats) */
 };
 
 /* the plan's engines at the point on its tape: the row, or an error

@@ -140,13 +140,22 @@ static ad_errclass run_while(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag
     span body;
     ad_errclass e = braces(g, st, st->off + 5, "while", &body, &after, d);
     if (e) return e;
+    g->inloop++;
     for (int first = 1;; first = 0) {
         int truth = condition(t, g, st, st->off + 5, "while", d, &e);
-        if (truth < 0) return e;
-        if (!truth || g->skip) return first ? block(t, g, &body, 0, d) : AD_E_NONE;
-        if (++g->iterations > t->max_iter) return too_many(t, st->line, st->col, d);
-        if ((e = block(t, g, &body, 1, d))) return e;
+        if (truth < 0) break;
+        if (!truth || g->skip) {
+            e = first ? block(t, g, &body, 0, d) : AD_E_NONE;
+            break;
+        }
+        if (++g->iterations > t->max_iter) {
+            e = too_many(t, st->line, st->col, d);
+            break;
+        }
+        if ((e = block(t, g, &body, 1, d))) break;
     }
+    g->inloop--;
+    return e;
 }
 
 /* a for loop's bound: the number span b gives at the point, which must be
@@ -247,11 +256,13 @@ static ad_errclass run_for(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *
         e = bind_loopvar(t, g, name, nl, &at, isnan(va) ? 0 : va, d);
         if (!e) e = block(t, g, &body, 0, d);
     }
+    g->inloop += !none;
     for (double k = va; !none && !e && k <= vb; k++) {
         g->iterations++;
         e = bind_loopvar(t, g, name, nl, &at, k, d);
         if (!e) e = block(t, g, &body, 1, d);
     }
+    g->inloop -= !none;
     g->nloopvar--;
     if (prev >= 0) adi_symtab_set(&g->bindings, s + name, nl, prev);   /* the key is there: no memory */
     else adi_symtab_forget(&g->bindings, s + name, nl);

@@ -10,8 +10,11 @@
  * adi_tape_finish then drops what no output uses.  Values are unchanged to
  * the bit; a reused node sums its adjoint contributions in one place, so
  * derivatives can differ from the raw tape's in the last bits. */
+#define _GNU_SOURCE 1   /* madvise's MADV_HUGEPAGE */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "tape.h"
 #include "rules.h"
 #include "numfmt.h"
@@ -45,10 +48,28 @@ static cse_slot *cse_find(cse_table *c, int32_t op, int32_t a, int32_t b)
     }
 }
 
-static int cse_grow(cse_table *c)
+/* a table of at least want slots (a power of two); on Linux in huge
+ * pages when it is large: every lookup lands somewhere at random, and a
+ * tape of millions of nodes otherwise misses the TLB on each */
+static cse_slot *cse_alloc(size_t ncap)
+{
+    size_t bytes = ncap * sizeof(cse_slot);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= ((size_t)4 << 20)) {
+        void *p = NULL;
+        if (posix_memalign(&p, (size_t)2 << 20, bytes) != 0) return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE);   /* a hint: fine if refused */
+        return p;
+    }
+#endif
+    return adi_malloc(bytes);
+}
+
+static int cse_grow(cse_table *c, size_t want)
 {
     size_t ncap = c->cap ? c->cap * 2 : 1024;
-    cse_slot *old = c->slot, *ns = adi_malloc(ncap * sizeof *ns);
+    while (ncap < want) ncap *= 2;
+    cse_slot *old = c->slot, *ns = cse_alloc(ncap);
     if (!ns) return -1;
     for (size_t i = 0; i < ncap; i++) ns[i].node = -1;
     size_t ocap = c->cap;
@@ -93,7 +114,10 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
     }
     adi_tape_release_spare(t);   /* the new tape is about to need the memory */
     ad_tape *u = ad_tape_new();
-    if (u) u->limit = t->limit;
+    if (u) {
+        u->limit = t->limit;
+        u->novalues = 1;   /* the values were the recording's business */
+    }
     int32_t *map = adi_malloc((n ? n : 1) * sizeof *map);
     /* the value of each constant recorded on u, by recording index (u has
      * at most one node per node of t) */
@@ -103,6 +127,8 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
     int rc = -1;
     if (!u || !map || !cv || !isc) goto out;
     memset(isc, 0, n);
+    /* room for every operation at once: growing rehashes them all */
+    if (n - ni - nc > 512 && cse_grow(&cse, 2 * (n - ni - nc)) < 0) goto out;
     for (size_t i = 0; i < n; i++) {
         const ad_instr c = t->code[i];
         int line = t->pos[i].line, col = t->pos[i].col;
@@ -142,7 +168,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
             }
             /* the same operation on the same operands: reuse it */
             if (op != AD_OP_MIN && op != AD_OP_MAX) {
-                if ((cse.count + 1) * 2 > cse.cap && cse_grow(&cse) < 0) goto out;
+                if ((cse.count + 1) * 2 > cse.cap && cse_grow(&cse, 0) < 0) goto out;
                 cse_slot *s = cse_find(&cse, op, a, b);
                 if (s->node >= 0) {
                     map[i] = s->node;
@@ -166,6 +192,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
     ad_tape tmp = *t;
     *t = *u;
     *u = tmp;
+    t->novalues = 0;
     /* ...keeping what it was recorded from */
     t->flow = u->flow;
     u->flow = NULL;

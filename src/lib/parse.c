@@ -59,6 +59,7 @@ const char *adi_quote(char *buf, size_t bufsz, const char *s, size_t len)
 
 int adi_compare(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col)
 {
+    adi_memo_op(P, 1, code, a, b, line, col, -1);
     const ad_tape *t = P->t;
     double x = t->rval[a], y = t->rval[b];
     int truth, neg;
@@ -75,6 +76,18 @@ int adi_compare(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col)
     return truth;
 }
 
+/* the error of a recording that ran out of memory or reached the limit */
+static int32_t memory_error(const ad_tape *t, ad_diag *d, ad_errclass *e)
+{
+    if (t->full) {
+        *e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes", t->limit < INT32_MAX ? t->limit : INT32_MAX);
+        if (d) d->hint = AD_HINT_TAPE_LIMIT;
+    } else {
+        *e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");
+    }
+    return -1;
+}
+
 static int32_t parse(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
                      const adi_param *params, size_t nparams, int depth, int want_cond, int *truth,
                      ad_diag *d, ad_errclass *e)
@@ -83,8 +96,20 @@ static int32_t parse(ad_tape *t, adi_prog *prog, size_t off, size_t len, int lin
         *e = ad_diag_set(d, AD_E_SYNTAX, 0, 0, "program longer than 2 GiB");
         return -1;
     }
+    /* a loop's span: replayed from its notes, or noted as it is parsed */
+    int memo = prog->inloop && depth == 0 && !params && !prog->checking;
+    long mi = memo ? adi_memo_find(prog, off, len, want_cond) : -1;
+    if (mi >= 0 && adi_memo_usable(prog, mi)) {
+        int32_t root;
+        int tr;
+        if (adi_memo_replay(t, prog, mi, &root, &tr) < 0 || t->nomem) return memory_error(t, d, e);
+        *e = AD_E_NONE;
+        if (truth) *truth = tr;
+        return root;
+    }
     adi_pctx P;
     memset(&P, 0, sizeof P);
+    P.capturing = memo && (mi < 0 || adi_memo_retry(prog, mi));
     P.t = t;
     P.prog = prog;
     P.params = params;
@@ -143,19 +168,17 @@ static int32_t parse(ad_tape *t, adi_prog *prog, size_t off, size_t len, int lin
     free(P.args);
     free(P.parens);
 
-    if (t->full) {
-        *e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes", t->limit < INT32_MAX ? t->limit : INT32_MAX);
-        if (d) d->hint = AD_HINT_TAPE_LIMIT;
-        return -1;
-    }
-    if (status == -1 || t->nomem || (status == 2 && !P.failed)) {
-        *e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");
-        return -1;
+    if (t->full || status == -1 || t->nomem || (status == 2 && !P.failed)) {
+        free(P.cap);
+        return memory_error(t, d, e);
     }
     if (status != 0 || P.failed) {
+        free(P.cap);
         *e = P.failed ? P.cls : ad_diag_set(d, AD_E_SYNTAX, line, col, "syntax error");
         return -1;
     }
+    if (P.capturing) adi_memo_keep(prog, &P, off, len, want_cond, P.root);
+    free(P.cap);
     *e = AD_E_NONE;
     if (truth) *truth = P.truth;
     return P.root;

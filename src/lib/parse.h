@@ -59,6 +59,13 @@ typedef struct adi_prog {
     char *spanbuf;         /* ...and its buffer */
     size_t spancap;
     volatile int scanning; /* it is in use */
+    int inloop;            /* a loop is running: its spans are noted (memo.c) */
+    adi_symtab memokeys;   /* span -> its notes */
+    struct adi_memo *memo;
+    size_t nmemo, memocap;
+    adi_symtab blockkeys;  /* a loop's blocks -> their statements */
+    struct adi_mblock *blocks;
+    size_t nblocks, blockcap;
     uintptr_t stack_top;   /* the C stack where recording began (the guard of call.c) */
 } adi_prog;
 
@@ -127,7 +134,30 @@ typedef struct adi_pctx {
     int end_line, end_col;  /* just past the last token (not whitespace) */
     size_t end_off;
     jmp_buf oom;            /* where the lexer's allocator failure lands */
+    int capturing, capbad;  /* the steps are noted (memo.c); they cannot be */
+    struct adi_mstep *cap;
+    size_t ncap;
 } adi_pctx;
+
+/* ---- memo.c: a loop's spans, parsed once and replayed ---- */
+/* the notes of a step of the parse being noted (no-ops when it is not) */
+void adi_memo_name(adi_pctx *P, size_t off, size_t len, int line, int col, int32_t node);
+void adi_memo_const(adi_pctx *P, double v, const char *text, size_t len, int line, int col, int32_t node);
+void adi_memo_op(adi_pctx *P, int cmp, int code, int32_t a, int32_t b, int line, int col, int32_t node);
+void adi_memo_not(adi_pctx *P);
+void adi_memo_bad(adi_pctx *P);   /* this parse cannot be replayed */
+/* the notes of span [off, off+len) parsed as a condition or not, or -1 */
+long adi_memo_find(adi_prog *g, size_t off, size_t len, int cond);
+int adi_memo_usable(const adi_prog *g, long m);
+int adi_memo_retry(const adi_prog *g, long m);   /* not usable, but worth noting again */
+/* keeps P's notes of a successful parse (root: its node) */
+void adi_memo_keep(adi_prog *g, adi_pctx *P, size_t off, size_t len, int cond, int32_t root);
+/* records the notes again: 0, or -1 when out of memory (t says) */
+int adi_memo_replay(ad_tape *t, adi_prog *g, long m, int32_t *root, int *truth);
+void adi_memo_free(adi_prog *g);
+/* the statements of block src[off..end) (first at line:col), split once
+ * and kept: 0, or -1 when out of memory */
+int adi_memo_stmts(adi_prog *g, size_t off, size_t end, int line, int col, const ad_stmt **st, size_t *n);
 
 /* sets the diagnostic (first one wins) and marks the parse failed */
 void adi_perror(adi_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)

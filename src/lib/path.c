@@ -70,6 +70,26 @@ static uint64_t fnv_names(uint64_t h, const char *const *v, size_t n)
     return fnv(h, &n, sizeof n);
 }
 
+/* a hash of tape t's path: its instructions and constants */
+static uint64_t path_hash(const ad_tape *t)
+{
+    /* a word at a time: tapes of millions of nodes */
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        h = (h ^ ((uint64_t)c.op << 32 ^ (uint32_t)c.a)) * 0x100000001b3ULL;
+        h = (h ^ (uint32_t)c.b) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    for (size_t i = 0; i < t->nconsts; i++) {
+        uint64_t v;
+        memcpy(&v, &t->cval[i], sizeof v);
+        h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
 int adi_plan_paths(ad_plan *p, const ad_request *rq)
 {
     adi_request *c = &p->rq;
@@ -110,6 +130,7 @@ int adi_plan_paths(ad_plan *p, const ad_request *rq)
     h = fnv(h, flags, sizeof flags);
     h = fnv(h, tol, sizeof tol);
     p->key = fnv(h, lim, sizeof lim);
+    p->path = path_hash(p->t);
     return 0;
 }
 
@@ -180,17 +201,10 @@ static int holds(const ad_plan *q, ad_work *w, const double *point)
     return 1;
 }
 
-/* a hash of tape t's path: its instructions and constants */
-static uint64_t path_hash(const ad_tape *t)
+/* notes that a point took the path of plan q */
+static void met(struct adi_paths *P, const ad_plan *q)
 {
-    uint64_t h = fnv(0xcbf29ce484222325ULL, t->code, t->n * sizeof *t->code);
-    return fnv(h, t->cval, t->nconsts * sizeof *t->cval);
-}
-
-/* notes that a point took the path of tape t */
-static void met(struct adi_paths *P, const ad_tape *t)
-{
-    uint64_t h = path_hash(t);
+    uint64_t h = q->path;
     if (adi_symtab_get(&P->seenset, &h, sizeof h) >= 0) return;
     /* out of memory here loses a count of --stats, nothing else */
     if (adi_grow((void **)&P->seen, &P->seencap, P->nseen + 1, sizeof *P->seen) == 0 &&
@@ -241,6 +255,7 @@ static ad_errclass add_path(struct adi_paths *P, const ad_plan *p, const double 
         ad_tape_free(t);
         return e;
     }
+    (*q)->path = path_hash(t);
     size_t slot = P->n;
     if (P->n == ADI_PATHS) {
         slot = 0;
@@ -279,14 +294,14 @@ ad_errclass adi_derive_path(const ad_plan *p, ad_work *w, const double *point, d
         if (!h) continue;
         *stamp[c] = ++P->clock;
         P->replayed++;
-        met(P, cand[c]->t);
+        met(P, cand[c]);
         return adi_derive_here(cand[c], w, point, row, chk, d);
     }
     ad_plan *q;
     ad_errclass e = add_path(P, p, point, &q, d);
     if (e) return e;
     P->recorded++;
-    met(P, q->t);
+    met(P, q);
     e = adi_derive_here(q, w, point, row, chk, d);
     if (e == AD_E_PATH)   /* a guard recorded at this point that does not hold here: a bug */
         e = ad_diag_set(d, AD_E_DOMAIN, 0, 0, "internal error: the path recorded at this point does not hold");
@@ -322,5 +337,5 @@ void adi_path_replayed(ad_work *w, const ad_plan *p, size_t n)
     if (!P) return;
     P->replayed += n;
     const ad_plan *q = adi_path_last(w, p);
-    if (n) met(P, q->t);
+    if (n) met(P, q);
 }

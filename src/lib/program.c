@@ -403,6 +403,7 @@ void adi_prog_free(adi_prog *g)
     free(g->undo);
     free(g->loopvar);
     adi_prog_scanner_free(g);
+    adi_memo_free(g);
     adi_symtab_free(&g->bindings);
     adi_symtab_free(&g->funcs);
 }
@@ -473,19 +474,33 @@ void adi_prog_undo(adi_prog *g, size_t mark)
     }
 }
 
+/* one statement of a block */
+static ad_errclass block_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d)
+{
+    if (st->kind == AD_STMT_EXPR)
+        return ad_diag_set(d, AD_E_SYNTAX, st->line, st->col,
+                           "this expression's value is unused: a block holds assignments and control flow");
+    int32_t r;
+    ad_errclass e = adi_prog_stmt(t, g, st, &r, d);
+    if (!e && st->kind == AD_STMT_ASSIGN && adi_prog_bind(g, st, r) < 0)
+        e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    return e;
+}
+
 ad_errclass adi_prog_block(ad_tape *t, adi_prog *g, size_t off, size_t end, int line, int col, ad_diag *d)
 {
-    ad_stmt st;
     ad_errclass e = AD_E_NONE;
-    while (!e && ad_next_stmt(g->src, end, &off, &line, &col, &st)) {
-        if (st.kind == AD_STMT_EXPR)
-            return ad_diag_set(d, AD_E_SYNTAX, st.line, st.col,
-                               "this expression's value is unused: a block holds assignments and control flow");
-        int32_t r;
-        e = adi_prog_stmt(t, g, &st, &r, d);
-        if (!e && st.kind == AD_STMT_ASSIGN && adi_prog_bind(g, &st, r) < 0)
-            e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    if (g->inloop) {
+        /* a loop's block runs many times: split it once */
+        const ad_stmt *sts;
+        size_t n;
+        if (adi_memo_stmts(g, off, end, line, col, &sts, &n) < 0) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+        for (size_t i = 0; !e && i < n; i++) e = block_stmt(t, g, &sts[i], d);
+        return e;
     }
+    ad_stmt st;
+    while (!e && ad_next_stmt(g->src, end, &off, &line, &col, &st))
+        if (st.kind != AD_STMT_EMPTY) e = block_stmt(t, g, &st, d);
     return e;
 }
 

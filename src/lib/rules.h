@@ -14,7 +14,11 @@
 #define ADI_LN2 0.69314718055994530942
 #define ADI_LN10 2.30258509299404568402
 #define ADI_2_SQRTPI 1.12837916709551257390 /* 2/sqrt(pi) */
-/* spellings used inside ops.def */
+/* spellings used inside ops.def (a file that asks for POSIX or GNU
+ * extensions has the C library's, the same numbers) */
+#undef M_LN2
+#undef M_LN10
+#undef M_2_SQRTPI
 #define M_LN2 ADI_LN2
 #define M_LN10 ADI_LN10
 #define M_2_SQRTPI ADI_2_SQRTPI

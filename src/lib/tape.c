@@ -102,8 +102,8 @@ static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int
         }
         t->cap = c1 < c2 ? c1 : c2;
     }
-    if (adi_grow((void **)&t->rval, &t->rvalcap, t->n + 1, sizeof *t->rval) < 0 ||
-        adi_grow((void **)&t->rdep, &t->rdepcap, t->n + 1, 1) < 0) {
+    if (!t->novalues && (adi_grow((void **)&t->rval, &t->rvalcap, t->n + 1, sizeof *t->rval) < 0 ||
+                         adi_grow((void **)&t->rdep, &t->rdepcap, t->n + 1, 1) < 0)) {
         t->nomem = 1;
         return -1;
     }
@@ -147,6 +147,7 @@ int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
     i = push_leaf(t, AD_OP_INPUT, 0, name, len, line, col);
     if (i < 0 || adi_symtab_put(&t->vars, name, len, i) < 0) { t->nomem = 1; return -1; }
     t->ninputs++;
+    if (t->novalues) return i;
     int32_t k = t->at ? adi_symtab_get(t->at, name, len) : -1;
     t->rval[i] = k >= 0 ? t->atv[k] : NAN;
     t->rdep[i] = 1;
@@ -160,6 +161,7 @@ int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int li
     i = push_leaf(t, AD_OP_CONST, v, text, len, line, col);
     if (i < 0 || adi_symtab_put(&t->consts, &v, sizeof v, i) < 0) { t->nomem = 1; return -1; }
     t->nconsts++;
+    if (t->novalues) return i;
     t->rval[i] = v;
     t->rdep[i] = 0;
     return i;
@@ -168,7 +170,7 @@ int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int li
 int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col)
 {
     int32_t i = push(t, (uint32_t)op, a, b, line, col);
-    if (i < 0) return -1;
+    if (i < 0 || t->novalues) return i;
     double vb = b >= 0 ? t->rval[b] : 0;
     t->rval[i] = adi_op_value(op, t->rval[a], vb);
     t->rdep[i] = !adi_op_is_guard((unsigned)op) && (t->rdep[a] || (b >= 0 && t->rdep[b]));

@@ -65,6 +65,7 @@ struct ad_tape {
 
     /* control flow: the recording computes every node's value as it goes,
      * so that a comparison can decide which way the program goes */
+    int novalues;        /* set: no values are computed (the optimiser's copy) */
     double *rval;        /* the value of each node, by recording index */
     unsigned char *rdep; /* 1 when the node depends on an input */
     size_t rvalcap, rdepcap;

@@ -70,6 +70,7 @@ static int32_t op(adi_pctx *P, int code, int32_t a, int32_t b, const ADI_YYLTYPE
 {
     int32_t i = adi_rec_op(P->t, code, a, b, l->first_line, l->first_column);
     if (i < 0) longjmp(P->oom, 1);
+    adi_memo_op(P, 0, code, a, b, l->first_line, l->first_column, i);
     return i;
 }
 
@@ -171,20 +172,20 @@ expr
     | expr GE expr           { CMP($$, AD_OP_GE, $1, $3, &@1, &@3, &@2); }
     | expr EQ expr           { CMP($$, AD_OP_EQ, $1, $3, &@1, &@3, &@2); }
     | expr NE expr           { CMP($$, AD_OP_NE, $1, $3, &@1, &@3, &@2); }
-    | '!' expr               { if (not_condition(P, $2, &@2)) YYABORT; $$ = condition(!$2.cond); }
-    | expr AND               { if (not_condition(P, $1, &@1)) YYABORT; P->prog->skip += !$1.cond; }
+    | '!' expr               { if (not_condition(P, $2, &@2)) YYABORT; adi_memo_not(P); $$ = condition(!$2.cond); }
+    | expr AND               { if (not_condition(P, $1, &@1)) YYABORT; adi_memo_bad(P); P->prog->skip += !$1.cond; }
       expr                   {
             P->prog->skip -= !$1.cond;
             if (not_condition(P, $4, &@4)) YYABORT;
             $$ = condition($1.cond && $4.cond);
         }
-    | expr OR                { if (not_condition(P, $1, &@1)) YYABORT; P->prog->skip += $1.cond; }
+    | expr OR                { if (not_condition(P, $1, &@1)) YYABORT; adi_memo_bad(P); P->prog->skip += $1.cond; }
       expr                   {
             P->prog->skip -= $1.cond;
             if (not_condition(P, $4, &@4)) YYABORT;
             $$ = condition($1.cond || $4.cond);
         }
-    | IF '(' expr ','        { if (not_condition(P, $3, &@3)) YYABORT; P->prog->skip += !$3.cond; }
+    | IF '(' expr ','        { if (not_condition(P, $3, &@3)) YYABORT; adi_memo_bad(P); P->prog->skip += !$3.cond; }
       expr ','               { P->prog->skip -= !$3.cond; P->prog->skip += $3.cond; if (not_number(P, $6, &@6)) YYABORT; }
       expr ')'               {
             P->prog->skip -= $3.cond;
