@@ -439,11 +439,9 @@ ad_errclass adi_derive_here(const ad_plan *p, ad_work *w, const double *point, d
     return AD_E_NONE;
 }
 
-int ad_derive_rows(const ad_plan *base, ad_block *b, ad_work *w, size_t np, const double *rows, size_t stride,
-                   size_t nlead, const double *tail, double *out, unsigned char *flags)
+int adi_derive_rows_on(const ad_plan *p, ad_block *b, size_t np, const double *rows, size_t stride, size_t nlead,
+                       const double *tail, double *out, unsigned char *flags)
 {
-    /* control flow: the path of the last point; rows on another are flagged */
-    const ad_plan *p = base->t->flow ? adi_path_last(w, base) : base;
     if (p->unbound != SIZE_MAX) {
         /* a variable without a value: the points say where (ad_derive) */
         memset(flags, 1, np);
@@ -457,13 +455,14 @@ int ad_derive_rows(const ad_plan *base, ad_block *b, ad_work *w, size_t np, cons
         xcol[i] = v < nlead ? (long)v : -1;
         fixed[i] = v < nlead ? 0 : tail[v - nlead];
     }
-    if (ad_block_run_rows(p->t, b, p->diff, p->L.grad != AD_ABSENT, np, rows, stride, xcol, fixed, p->col_input,
-                          p->L.ncols, out, p->L.width, flags) < 0)
-        return -1;
-    if (base->t->flow) {
-        size_t ok = 0;
-        for (size_t j = 0; j < np; j++) ok += !flags[j];
-        adi_path_replayed(w, base, ok);
-    }
-    return 0;
+    return ad_block_run_rows(p->t, b, p->diff, p->L.grad != AD_ABSENT, np, rows, stride, xcol, fixed, p->col_input,
+                             p->L.ncols, out, p->L.width, flags);
+}
+
+int ad_derive_rows(const ad_plan *p, ad_block *b, ad_work *w, size_t np, const double *rows, size_t stride,
+                   size_t nlead, const double *tail, double *out, unsigned char *flags)
+{
+    /* control flow: each row on the tape of its path (path.c) */
+    if (p->t->flow) return adi_derive_rows_paths(p, b, w, np, rows, stride, nlead, tail, out, flags);
+    return adi_derive_rows_on(p, b, np, rows, stride, nlead, tail, out, flags);
 }

@@ -42,6 +42,7 @@ struct ad_plan {
     uint64_t key;             /* the program and the request: whose paths a workspace keeps */
     size_t unbound;           /* a tape input with no variable (SIZE_MAX: none) */
     uint64_t path;            /* a hash of the tape: which path it is (--stats) */
+    size_t lastguard;         /* past the last guard: where a sweep knows its path */
 };
 
 /* the plan's engines at the point on its tape: the row, or an error
@@ -57,9 +58,13 @@ void adi_plan_paths_free(ad_plan *p);
 ad_errclass adi_derive_path(const ad_plan *p, ad_work *w, const double *point, double *row, ad_check_result *chk,
                             ad_diag *d);
 
-/* the plan of the path w's last point took (p itself when none) */
-const ad_plan *adi_path_last(ad_work *w, const ad_plan *p);
-/* counts n points of p replayed on that path */
-void adi_path_replayed(ad_work *w, const ad_plan *p, size_t n);
+/* ad_derive_rows on plan p's own tape */
+int adi_derive_rows_on(const ad_plan *p, ad_block *b, size_t np, const double *rows, size_t stride, size_t nlead,
+                       const double *tail, double *out, unsigned char *flags);
+/* ad_derive_rows where the tape has guards: the rows sorted by the path
+ * they take among those w keeps, each group replayed on its tape; a row
+ * whose path w does not keep is flagged (ad_derive records it) */
+int adi_derive_rows_paths(const ad_plan *p, ad_block *b, ad_work *w, size_t np, const double *rows, size_t stride,
+                          size_t nlead, const double *tail, double *out, unsigned char *flags);
 
 #endif

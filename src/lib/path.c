@@ -90,6 +90,14 @@ static uint64_t path_hash(const ad_tape *t)
     return h;
 }
 
+/* past the last guard of t */
+static size_t last_guard(const ad_tape *t)
+{
+    size_t n = t->n;
+    while (n > t->ninputs + t->nconsts && !adi_op_is_guard(t->code[n - 1].op)) n--;
+    return n;
+}
+
 int adi_plan_paths(ad_plan *p, const ad_request *rq)
 {
     adi_request *c = &p->rq;
@@ -131,6 +139,7 @@ int adi_plan_paths(ad_plan *p, const ad_request *rq)
     h = fnv(h, tol, sizeof tol);
     p->key = fnv(h, lim, sizeof lim);
     p->path = path_hash(p->t);
+    p->lastguard = last_guard(p->t);
     return 0;
 }
 
@@ -183,11 +192,12 @@ static struct adi_paths *paths_of(ad_work *w, const ad_plan *p)
 }
 
 /* 1 when every guard of plan q's tape holds at the point, 0 when one does
- * not, -1 when out of memory.  Values only, domain errors ignored. */
+ * not, -1 when out of memory.  Values only (up to the last guard), domain
+ * errors ignored. */
 static int holds(const ad_plan *q, ad_work *w, const double *point)
 {
     const ad_tape *t = q->t;
-    size_t n = t->n, ni = t->ninputs, nc = t->nconsts;
+    size_t n = q->lastguard, ni = t->ninputs, nc = t->nconsts;
     if (adi_work_reserve(w, n, 0, 0) < 0) return -1;
     double *v = w->val;
     for (size_t i = 0; i < ni; i++) v[i] = q->var_of_input[i] == SIZE_MAX ? NAN : point[q->var_of_input[i]];
@@ -256,6 +266,7 @@ static ad_errclass add_path(struct adi_paths *P, const ad_plan *p, const double 
         return e;
     }
     (*q)->path = path_hash(t);
+    (*q)->lastguard = last_guard(t);
     size_t slot = P->n;
     if (P->n == ADI_PATHS) {
         slot = 0;
@@ -270,14 +281,12 @@ static ad_errclass add_path(struct adi_paths *P, const ad_plan *p, const double 
     return AD_E_NONE;
 }
 
-ad_errclass adi_derive_path(const ad_plan *p, ad_work *w, const double *point, double *row, ad_check_result *chk,
-                            ad_diag *d)
+/* p's own tape and the kept ones, the most recently used first: their
+ * plans and when they were used; the count */
+static size_t candidates(struct adi_paths *P, const ad_plan *p, const ad_plan **cand, unsigned long **stamp)
 {
-    struct adi_paths *P = paths_of(w, p);
-    if (!P) return adi_err_nomem(d);
-    /* p's own tape and the kept ones, the most recently used first */
-    const ad_plan *cand[ADI_PATHS + 1] = {p};
-    unsigned long *stamp[ADI_PATHS + 1] = {&P->base_used};
+    cand[0] = p;
+    stamp[0] = &P->base_used;
     size_t nc = 1;
     for (size_t i = 0; i < P->n; i++, nc++) {
         size_t j = nc;
@@ -288,6 +297,17 @@ ad_errclass adi_derive_path(const ad_plan *p, ad_work *w, const double *point, d
         cand[j] = P->e[i].p;
         stamp[j] = &P->e[i].used;
     }
+    return nc;
+}
+
+ad_errclass adi_derive_path(const ad_plan *p, ad_work *w, const double *point, double *row, ad_check_result *chk,
+                            ad_diag *d)
+{
+    struct adi_paths *P = paths_of(w, p);
+    if (!P) return adi_err_nomem(d);
+    const ad_plan *cand[ADI_PATHS + 1];
+    unsigned long *stamp[ADI_PATHS + 1];
+    size_t nc = candidates(P, p, cand, stamp);
     for (size_t c = 0; c < nc; c++) {
         int h = holds(cand[c], w, point);
         if (h < 0) return adi_err_nomem(d);
@@ -317,25 +337,73 @@ void ad_work_paths(const ad_work *w, size_t *replayed, size_t *recorded, const u
     *nseen = P ? P->nseen : 0;
 }
 
-const ad_plan *adi_path_last(ad_work *w, const ad_plan *p)
+
+/* the rows' scratch in the workspace: a point, the rows of one path, their
+ * results and flags, and each row's path */
+typedef struct {
+    double *point, *rows, *out;
+    unsigned char *flags;
+    signed char *path;
+} rows_scratch;
+
+static int scratch_rows(ad_work *w, const ad_plan *p, size_t np, size_t stride, rows_scratch *r)
 {
-    struct adi_paths *P = w->paths;
-    if (!P || P->of != p || P->key != p->key) return p;
-    const ad_plan *q = p;
-    unsigned long best = P->base_used;
-    for (size_t i = 0; i < P->n; i++)
-        if (P->e[i].used > best) {
-            best = P->e[i].used;
-            q = P->e[i].p;
-        }
-    return q;
+    size_t nv = p->rq.r.nvars, width = p->L.width;
+    size_t need = nv + np * stride + np * width + np + np;   /* in doubles, flags and paths rounded up */
+    double *sc = adi_work_scratch(w, need);
+    if (!sc) return -1;
+    r->point = sc;
+    r->rows = r->point + nv;
+    r->out = r->rows + np * stride;
+    r->flags = (unsigned char *)(r->out + np * width);
+    r->path = (signed char *)(r->out + np * width + np);
+    return 0;
 }
 
-void adi_path_replayed(ad_work *w, const ad_plan *p, size_t n)
+int adi_derive_rows_paths(const ad_plan *p, ad_block *b, ad_work *w, size_t np, const double *rows, size_t stride,
+                          size_t nlead, const double *tail, double *out, unsigned char *flags)
 {
     struct adi_paths *P = paths_of(w, p);
-    if (!P) return;
-    P->replayed += n;
-    const ad_plan *q = adi_path_last(w, p);
-    if (n) met(P, q);
+    rows_scratch r;
+    if (!P || scratch_rows(w, p, np, stride, &r) < 0) return -1;
+    const ad_plan *cand[ADI_PATHS + 1];
+    unsigned long *stamp[ADI_PATHS + 1];
+    size_t nc = candidates(P, p, cand, stamp);
+    /* which path each row takes: the guards' prefix of each tape, tried
+     * in order (a row none holds for is flagged: ad_derive records it) */
+    size_t nv = p->rq.r.nvars;
+    if (nv > nlead) memcpy(r.point + nlead, tail, (nv - nlead) * sizeof *r.point);
+    for (size_t j = 0; j < np; j++) {
+        memcpy(r.point, rows + j * stride, nlead * sizeof *r.point);
+        r.path[j] = -1;
+        for (size_t c = 0; c < nc; c++) {
+            int h = holds(cand[c], w, r.point);
+            if (h < 0) return -1;
+            if (h) {
+                r.path[j] = (signed char)c;
+                break;
+            }
+        }
+        flags[j] = 1;
+    }
+    /* each path's rows, gathered, replayed in one block, scattered back */
+    size_t width = p->L.width;
+    for (size_t c = 0; c < nc; c++) {
+        size_t ng = 0;
+        for (size_t j = 0; j < np; j++)
+            if (r.path[j] == (signed char)c) memcpy(r.rows + ng++ * stride, rows + j * stride, stride * sizeof *rows);
+        if (!ng) continue;
+        if (adi_derive_rows_on(cand[c], b, ng, r.rows, stride, nlead, tail, r.out, r.flags) < 0) return -1;
+        size_t g = 0, ok = 0;
+        for (size_t j = 0; j < np; j++) {
+            if (r.path[j] != (signed char)c) continue;
+            memcpy(out + j * width, r.out + g * width, width * sizeof *out);
+            flags[j] = r.flags[g++];
+            ok += !flags[j];
+        }
+        *stamp[c] = ++P->clock;
+        P->replayed += ok;
+        if (ok) met(P, cand[c]);
+    }
+    return 0;
 }
