@@ -165,7 +165,7 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void path_stats(const run *r)
+static int path_stats(const run *r)
 {
     size_t replayed = 0, recorded = 0, total = 0, npaths = 0;
     for (size_t k = 0; k < r->nthreads; k++) {
@@ -178,23 +178,22 @@ static void path_stats(const run *r)
         total += ns;
     }
     uint64_t *all = malloc((total ? total : 1) * sizeof *all);
-    int counted = all != NULL;
-    if (all) {
-        size_t n = 0;
-        for (size_t k = 0; k < r->nthreads; k++) {
-            if (!r->ch[k].w) continue;
-            size_t rp, rc, ns;
-            const uint64_t *seen;
-            ad_work_paths(r->ch[k].w, &rp, &rc, &seen, &ns);
-            memcpy(all + n, seen, ns * sizeof *seen);
-            n += ns;
-        }
-        qsort(all, n, sizeof *all, cmp_u64);
-        for (size_t i = 0; i < n; i++) npaths += i == 0 || all[i] != all[i - 1];
-        free(all);
+    if (!all) return -1;
+    size_t n = 0;
+    for (size_t k = 0; k < r->nthreads; k++) {
+        if (!r->ch[k].w) continue;
+        size_t rp, rc, ns;
+        const uint64_t *seen;
+        ad_work_paths(r->ch[k].w, &rp, &rc, &seen, &ns);
+        memcpy(all + n, seen, ns * sizeof *seen);
+        n += ns;
     }
-    fprintf(stderr, "adcalc: paths: %zu rows replayed a recorded path, %zu re-recorded; %zu distinct paths%s\n",
-            replayed, recorded, npaths, counted ? "" : " (out of memory counting them)");
+    qsort(all, n, sizeof *all, cmp_u64);
+    for (size_t i = 0; i < n; i++) npaths += i == 0 || all[i] != all[i - 1];
+    free(all);
+    fprintf(stderr, "adcalc: paths: %zu rows replayed a recorded path, %zu re-recorded; %zu distinct paths\n",
+            replayed, recorded, npaths);
+    return 0;
 }
 
 /* the rows: read in order, computed by up to nthreads threads, written in order */
@@ -225,7 +224,7 @@ static int rows(run *r, long hline, char *first)
     if (W.write_err) errno = W.write_err;   /* for main's "cannot write output" */
     if (nomem) return out_of_memory(o);
     if (o->stats) fprintf(stderr, "adcalc: %ld rows\n", W.rows_done);
-    if (o->stats && ad_tape_nguards(r->P.t)) path_stats(r);
+    if (o->stats && ad_tape_nguards(r->P.t) && path_stats(r) < 0) return out_of_memory(o);
     return W.status;
 }
 

@@ -211,15 +211,16 @@ static int holds(const ad_plan *q, ad_work *w, const double *point)
     return 1;
 }
 
-/* notes that a point took the path of plan q */
-static void met(struct adi_paths *P, const ad_plan *q)
+/* notes that a point took the path of plan q; 0 or -1 when out of memory */
+static int met(struct adi_paths *P, const ad_plan *q)
 {
     uint64_t h = q->path;
-    if (adi_symtab_get(&P->seenset, &h, sizeof h) >= 0) return;
-    /* out of memory here loses a count of --stats, nothing else */
-    if (adi_grow((void **)&P->seen, &P->seencap, P->nseen + 1, sizeof *P->seen) == 0 &&
-        adi_symtab_put(&P->seenset, &h, sizeof h, 0) == 0)
-        P->seen[P->nseen++] = h;
+    if (adi_symtab_get(&P->seenset, &h, sizeof h) >= 0) return 0;
+    if (adi_grow((void **)&P->seen, &P->seencap, P->nseen + 1, sizeof *P->seen) < 0 ||
+        adi_symtab_put(&P->seenset, &h, sizeof h, 0) < 0)
+        return -1;
+    P->seen[P->nseen++] = h;
+    return 0;
 }
 
 /* records p's program at the point onto a new tape, made as p's was */
@@ -314,14 +315,14 @@ ad_errclass adi_derive_path(const ad_plan *p, ad_work *w, const double *point, d
         if (!h) continue;
         *stamp[c] = ++P->clock;
         P->replayed++;
-        met(P, cand[c]);
+        if (met(P, cand[c]) < 0) return adi_err_nomem(d);
         return adi_derive_here(cand[c], w, point, row, chk, d);
     }
     ad_plan *q;
     ad_errclass e = add_path(P, p, point, &q, d);
     if (e) return e;
     P->recorded++;
-    met(P, q);
+    if (met(P, q) < 0) return adi_err_nomem(d);
     e = adi_derive_here(q, w, point, row, chk, d);
     if (e == AD_E_PATH)   /* a guard recorded at this point that does not hold here: a bug */
         e = ad_diag_set(d, AD_E_DOMAIN, 0, 0, "internal error: the path recorded at this point does not hold");
@@ -403,7 +404,7 @@ int adi_derive_rows_paths(const ad_plan *p, ad_block *b, ad_work *w, size_t np, 
         }
         *stamp[c] = ++P->clock;
         P->replayed += ok;
-        if (ok) met(P, cand[c]);
+        if (ok && met(P, cand[c]) < 0) return -1;
     }
     return 0;
 }
