@@ -390,6 +390,10 @@ static void forward(const ad_tape *t, ad_block *bk, size_t np)
         } else {
             kernel[c.op].fwd(A, Bv, Y, F, np, lim, chk[i]);
         }
+        /* a guard's tie on a differentiated path fails the point whether
+         * or not the output depends on it (the reverse sweep may not
+         * reach it) */
+        if (act[i] && adi_op_is_guard(c.op)) kernel[c.op].stat(A, Bv, F, np, act[c.a], c.b >= 0 && act[c.b]);
     }
 }
 
@@ -440,7 +444,7 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out)
             set[c.a] = 1;
             continue;
         }
-        if (adi_op_has_status(c.op)) kernel[c.op].stat(A, Bv, F, np, aa, ab);
+        if (adi_op_has_status(c.op) && !adi_op_is_guard(c.op)) kernel[c.op].stat(A, Bv, F, np, aa, ab);
         if (!set[i]) continue;   /* its adjoint is 0: it passes nothing on */
         /* an operand that shares this node's adjoint row (see share_rows)
          * already holds its adjoint */

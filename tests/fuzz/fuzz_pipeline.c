@@ -18,7 +18,9 @@
  * the Hessian's pass gives reverse's gradient to the bit (engines_check);
  * and the statements run one at a time in a session (the REPL's engine)
  * give each expression statement the value, inputs and error class of the
- * whole program made of the statements kept before it (session_check).
+ * whole program made of the statements kept before it (session_check);
+ * and a program with control flow gives each point the same row whatever
+ * its workspace derived before, and the block replay agrees (paths_check).
  * Build: make fuzz (clang with -fsanitize=fuzzer,address,undefined). */
 #include <float.h>
 #include <math.h>
@@ -292,27 +294,110 @@ out:
     ad_tape_free(t);
 }
 
+/* A program with control flow (a tape with guards), at points made of
+ * awkward values: each point's row and error class are the same whether
+ * its workspace has derived other points before (and kept their paths) or
+ * not, and the block replay of the rows (sorted by path) gives every row
+ * it does not flag to the bit (paths_check). */
+static void paths_check(const char *expr, const uint8_t *data, size_t size)
+{
+    enum { NP = 8 };
+    ad_tape *t = ad_tape_new();
+    ad_work *w = ad_work_new(), *alone = ad_work_new();
+    ad_block *bk = ad_block_new();
+    ad_plan *p = NULL;
+    ad_diag d;
+    if (!t || !w || !alone || !bk || ad_parse(t, expr, strlen(expr), &d) || ad_optimize(t, NULL) < 0 ||
+        !ad_tape_nguards(t) || ad_tape_noutputs(t) != 1 || ad_tape_ninputs(t) > 16)
+        goto out;
+    size_t ni = ad_tape_ninputs(t);
+    char names[16][64];
+    const char *vars[16];
+    for (size_t i = 0; i < ni; i++) {
+        size_t len;
+        const char *nm = ad_tape_input_name(t, i, &len);
+        if (len >= sizeof names[i]) goto out;
+        memcpy(names[i], nm, len);
+        names[i][len] = 0;
+        vars[i] = names[i];
+    }
+    ad_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.vars = vars;
+    rq.nvars = ni;
+    rq.cols = vars;
+    rq.ncols = ni;
+    rq.grad = 1;
+    rq.many = 1;
+    rq.policy = (data[0] & 1) ? AD_ZERO_SUBGRAD : AD_STRICT;
+    size_t unbound;
+    if (ad_plan_new(t, &rq, &p, &unbound, &d)) goto out;
+    uint64_t h = size ^ 0x5bd1e995;
+    for (size_t k = 0; k < size; k++) h = mix(h ^ data[k]);
+    double x[NP * 16], rows[NP * 17], row[17], brows[NP * 17];
+    unsigned char fl[NP];
+    for (size_t k = 0; k < NP * ni; k++) {
+        h = mix(h);
+        x[k] = awkward[h % (sizeof awkward / sizeof *awkward)];
+    }
+    ad_errclass es[NP];
+    for (size_t j = 0; j < NP; j++) {
+        es[j] = ad_derive(p, w, x + j * ni, rows + j * (ni + 1), NULL, &d);
+        ad_work_free(alone);
+        alone = ad_work_new();
+        if (!alone) goto out;
+        ad_errclass ea = ad_derive(p, alone, x + j * ni, row, NULL, &d);
+        if (ea == AD_E_IO || es[j] == AD_E_IO) goto out;   /* the tape or iteration limit */
+        if (ea != es[j] || (!ea && memcmp(row, rows + j * (ni + 1), (ni + 1) * sizeof *row) != 0)) {
+            fprintf(stderr, "paths: point %zu alone %s, after others %s\n", j, ad_err_tag(ea), ad_err_tag(es[j]));
+            print_point(x + j * ni, ni);
+            abort();
+        }
+        if (es[j] == AD_E_PATH) {
+            fprintf(stderr, "paths: ad/path escaped ad_derive\n");
+            abort();
+        }
+    }
+    if (ad_derive_rows(p, bk, w, NP, x, ni, ni, NULL, brows, fl) < 0) goto out;
+    for (size_t j = 0; j < NP; j++) {
+        if (fl[j]) continue;
+        if (es[j] || memcmp(brows + j * (ni + 1), rows + j * (ni + 1), (ni + 1) * sizeof *rows) != 0) {
+            fprintf(stderr, "paths: block row %zu differs from the point (%s)\n", j, ad_err_tag(es[j]));
+            print_point(x + j * ni, ni);
+            abort();
+        }
+    }
+out:
+    ad_plan_free(p);
+    ad_block_free(bk);
+    ad_work_free(w);
+    ad_work_free(alone);
+    ad_tape_free(t);
+}
+
 /* expression statement's value on tape t at the point: each input's
- * value by name; AD_E_NAME when the point has none */
+ * value by name, through the derivation step (which records the path the
+ * point takes when the tape has guards); AD_E_NAME when the point has
+ * none */
 static ad_errclass value_at(const ad_tape *t, ad_work *w, const cli_bindings *at, double *v)
 {
-    size_t ni = ad_tape_ninputs(t);
-    double *x = malloc((ni ? ni : 1) * sizeof *x);
-    if (!x) return AD_E_IO;
-    for (size_t i = 0; i < ni; i++) {
-        size_t len, k = 0;
-        const char *nm = ad_tape_input_name(t, i, &len);
-        while (k < at->n && !(strlen(at->names[k]) == len && !memcmp(at->names[k], nm, len))) k++;
-        if (k == at->n) {
-            free(x);
-            return AD_E_NAME;
-        }
-        x[i] = at->values[k];
-    }
+    ad_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.vars = (const char *const *)at->names;
+    rq.nvars = at->n;
+    ad_plan *p;
+    size_t unbound;
     ad_diag d;
-    ad_errclass e = ad_eval(t, w, x, &d);
-    if (!e) *v = ad_value(t, w);
-    free(x);
+    ad_errclass e = ad_plan_new(t, &rq, &p, &unbound, &d);
+    if (e) return e;
+    double row[1];
+    if (ad_plan_layout(p)->width == 1) {
+        e = ad_derive(p, w, at->values, row, NULL, &d);
+        if (!e) *v = row[0];
+    } else {
+        e = AD_E_USAGE;
+    }
+    ad_plan_free(p);
     return e;
 }
 
@@ -414,6 +499,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     block_check(expr, data, size);
+    paths_check(expr, data, size);
     session_check(at, expr);
     if (flags & 16) {
         char *hv[16] = {"adcalc", "-e", expr, "--hessian", "--nondiff", (char *)policy, "--format", (char *)fmt};
