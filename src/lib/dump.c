@@ -7,8 +7,10 @@
  * the sweep, adjoint the reverse-mode adjoint ('-' where the node has none).
  * text: '#' header lines, then aligned rows; tsv: rows only, tab-separated;
  * json: one object with a "nodes" array; dot: a Graphviz digraph of the
- * same nodes (op, value, adjoint; inputs and the output marked), edges from
- * operands to operations.  Documented in adcalc(1). */
+ * same nodes (op, value, adjoint; inputs and the output marked, guards as
+ * dashed diamonds), edges from operands to operations.  A guard (control
+ * flow) has the synopsis "guard tA > tB": it assigns nothing.  Documented
+ * in adcalc(1). */
 #include <stdint.h>
 #include <string.h>
 #include "work.h"
@@ -54,7 +56,10 @@ static void fill(row *r, const ad_tape *t, const ad_work *w, ad_policy pol, size
             snprintf(B, sizeof B, "t%d", c.b);
         }
         adi_synopsis(s, sizeof s, (int)c.op, A, B);
-        snprintf(r->syn, sizeof r->syn, "%s = %s", self, s);
+        if (adi_op_is_guard(c.op))   /* a decision of the path: it assigns nothing */
+            snprintf(r->syn, sizeof r->syn, "guard %s", s);
+        else
+            snprintf(r->syn, sizeof r->syn, "%s = %s", self, s);
         double a = w->val[c.a], b = c.b >= 0 ? w->val[c.b] : 0, p[2];
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, w->val[i], p, st);
@@ -106,7 +111,7 @@ static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, ad_policy pol,
         const ad_instr c = t->code[i];
         int is_out = 0;
         for (size_t o = 0; o < t->nout; o++) is_out |= (size_t)t->outs[o] == i;
-        fprintf(f, "  t%zu [label=\"t%zu: %s", i, i, r.op);
+        fprintf(f, "  t%zu [label=\"t%zu: %s", i, i, adi_op_is_guard(c.op) ? r.syn : r.op);
         if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
             fputs(" ", f);
             dot_string(f, r.param, r.paramlen > 40 ? 40 : r.paramlen);
@@ -117,6 +122,7 @@ static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, ad_policy pol,
         fputs("\"", f);
         if (c.op == AD_OP_INPUT) fputs(", shape=invhouse, style=filled, fillcolor=lightblue", f);
         else if (c.op == AD_OP_CONST) fputs(", shape=plaintext", f);
+        else if (adi_op_is_guard(c.op)) fputs(", shape=diamond, style=dashed", f);
         if (is_out) fputs(", peripheries=2, style=filled, fillcolor=lightyellow", f);
         fputs("];\n", f);
     }

@@ -6,7 +6,10 @@
  * parsed inside a loop, the parse notes the steps it records -- a name
  * resolved, a constant, an operation, a comparison -- and the next times
  * the steps are replayed: the same calls in the same order, so the tape
- * is the one the parse would have recorded, node for node.  Names are
+ * is the one the parse would have recorded, node for node (a constant is
+ * recorded once per value, so its step reuses the node the parse got).
+ * The notes hold for one recording: a session drops them after each
+ * statement, as it may drop the statement's nodes.  Names are
  * resolved again at each replay (a loop rebinds them), comparisons decide
  * again (adi_compare).  A span with more than ADI_MEMO_STEPS steps, or
  * whose parse depends on more than its text (&&, ||, if(), a function of
@@ -244,7 +247,7 @@ int adi_memo_replay(ad_tape *t, adi_prog *g, long mi, int32_t *root, int *truth)
         int32_t r = 0;
         switch (s->kind) {
         case M_NAME: r = adi_resolve_name(&P, g->src + s->off, s->len, s->line, s->col); break;
-        case M_CONST: r = adi_rec_const(t, s->v, s->text, s->len, s->line, s->col); break;
+        case M_CONST: r = s->node; break;   /* constants are shared: the node of the parse */
         case M_OP: r = adi_rec_op(t, s->code, node[s->a], s->b >= 0 ? node[s->b] : -1, s->line, s->col); break;
         case M_CMP:
             tr = adi_compare(&P, s->code, node[s->a], node[s->b], s->line, s->col);

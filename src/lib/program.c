@@ -263,7 +263,7 @@ static const char *taken(const adi_prog *g, const char *name, size_t len)
 {
     int r = ad_reserved(name, len);
     if (r) return r == AD_RESERVED_CONSTANT ? "a constant" : r == AD_RESERVED_KEYWORD ? "a keyword" : "a built-in function";
-    if (adi_symtab_get(&g->funcs, name, len) >= 0) return "a function";
+    if (g->nfn && adi_symtab_get(&g->funcs, name, len) >= 0) return "a function";
     return NULL;
 }
 

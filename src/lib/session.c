@@ -364,8 +364,21 @@ ad_errclass ad_session_run(ad_session *S, const char *src, size_t len, ad_stmt_k
     return run(S, src, len, kind, out, unbound, d);
 }
 
+static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out,
+                           size_t *unbound, ad_diag *d);
+
+/* one statement; the notes of its loops (memo.c) name nodes and spans of
+ * this statement only, which the next one may reuse: dropped after it */
 static ad_errclass run(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out, size_t *unbound,
                        ad_diag *d)
+{
+    ad_errclass e = run_one(S, src, len, kind, out, unbound, d);
+    adi_memo_free(&S->g);
+    return e;
+}
+
+static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out,
+                           size_t *unbound, ad_diag *d)
 {
     *kind = AD_STMT_EMPTY;
     *unbound = (size_t)-1;

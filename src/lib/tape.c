@@ -212,6 +212,12 @@ size_t adi_tape_leaf(const ad_tape *t, int32_t r)
 int adi_tape_finish(ad_tape *t)
 {
     if (t->nomem) return -1;
+    /* the recording's values have decided its path: not needed past here */
+    free(t->rval);
+    free(t->rdep);
+    t->rval = NULL;
+    t->rdep = NULL;
+    t->rvalcap = t->rdepcap = 0;
     size_t n = t->n, nl = t->nleaves;
     size_t ccap = t->cap2, pcap = t->cap2;
     if (adi_grow((void **)&t->code2, &ccap, n, sizeof *t->code2) < 0 ||

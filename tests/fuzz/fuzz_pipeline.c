@@ -35,6 +35,10 @@
 #include "report.h"
 #include "run.h"
 
+/* loops run to a limit (a loop over 1/x at x = 1e-310 does): a small one
+ * keeps each input fast under the sanitizers */
+#define FUZZ_ITERATIONS 2000
+
 static FILE *sink(void)
 {
     static FILE *f;
@@ -235,6 +239,7 @@ static void block_check(const char *expr, const uint8_t *data, size_t size)
     ad_block *bk = ad_block_new();
     ad_diag d;
     ad_optstats st;
+    if (t) ad_tape_set_iterations(t, FUZZ_ITERATIONS);
     if (!t || !w || !bk || ad_parse(t, expr, strlen(expr), &d) || ad_optimize(t, &st) < 0 ||
         ad_tape_noutputs(t) != 1 || ad_tape_ninputs(t) > 16 || ad_block_width(t) < NP)
         goto out;
@@ -307,6 +312,7 @@ static void paths_check(const char *expr, const uint8_t *data, size_t size)
     ad_block *bk = ad_block_new();
     ad_plan *p = NULL;
     ad_diag d;
+    if (t) ad_tape_set_iterations(t, FUZZ_ITERATIONS);
     if (!t || !w || !alone || !bk || ad_parse(t, expr, strlen(expr), &d) || ad_optimize(t, NULL) < 0 ||
         !ad_tape_nguards(t) || ad_tape_noutputs(t) != 1 || ad_tape_ninputs(t) > 16)
         goto out;
@@ -413,6 +419,8 @@ static void session_check(const char *at_text, const char *expr)
     ad_session *s = ad_session_new();
     ad_tape *out = ad_tape_new(), *whole = ad_tape_new();
     ad_work *w = ad_work_new();
+    if (s) ad_session_set_iterations(s, FUZZ_ITERATIONS);
+    if (whole) ad_tape_set_iterations(whole, FUZZ_ITERATIONS);
     if (!cli_add_bindings("-at", at_text, &at, &d) && s && out && whole && w &&
         !ad_session_point(s, (const char *const *)at.names, at.values, at.n)) {
         size_t len = strlen(expr), pos = 0;
@@ -477,11 +485,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ad_tape *t = ad_tape_new();
     ad_work *w = ad_work_new();
     double vf = 0, vr = 0;
-    char *fw[16] = {"adcalc", "-e", expr, "--grad", "--mode", "forward", "--nondiff", (char *)policy,
-                    "--format", (char *)fmt};
-    char *rv[16] = {"adcalc", "-e", expr, "--grad", "--mode", "reverse", "--nondiff", (char *)policy,
-                    "--format", (char *)fmt};
-    int argc = 10;
+    char *fw[18] = {"adcalc", "-e", expr, "--grad", "--mode", "forward", "--nondiff", (char *)policy,
+                    "--format", (char *)fmt, "--max-iterations", "2000"};
+    char *rv[18] = {"adcalc", "-e", expr, "--grad", "--mode", "reverse", "--nondiff", (char *)policy,
+                    "--format", (char *)fmt, "--max-iterations", "2000"};
+    int argc = 12;
     if (atlen) {
         fw[argc] = rv[argc] = "-at";
         argc++;
@@ -502,9 +510,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     paths_check(expr, data, size);
     session_check(at, expr);
     if (flags & 16) {
-        char *hv[16] = {"adcalc", "-e", expr, "--hessian", "--nondiff", (char *)policy, "--format", (char *)fmt};
+        char *hv[18] = {"adcalc", "-e", expr, "--hessian", "--nondiff", (char *)policy, "--format", (char *)fmt,
+                        "--max-iterations", "2000"};
         double v = 0;
-        int n = 8;
+        int n = 10;
         if (atlen) { hv[n++] = "-at"; hv[n++] = at; }
         if (flags & 8 && atlen) { hv[n++] = "--seed"; hv[n++] = at; }
         one(n, hv, t, w, &v, 0);
@@ -512,13 +521,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (flags & 32) {
         char ord[8];
         snprintf(ord, sizeof ord, "%d", 1 + flags % 7 * 3);
-        char *ov[16] = {"adcalc", "-e", expr, "--order", ord, "--nondiff", (char *)policy, "--format", (char *)fmt};
+        char *ov[18] = {"adcalc", "-e", expr, "--order", ord, "--nondiff", (char *)policy, "--format", (char *)fmt,
+                        "--max-iterations", "2000"};
         double v = 0;
-        int n = 9;
+        int n = 11;
         if (atlen) { ov[n++] = "-at"; ov[n++] = at; ov[n++] = "--seed"; ov[n++] = at; }
         one(n, ov, t, w, &v, 0);
-        char *cv[16] = {"adcalc", "-e", expr, "--check", "--nondiff", (char *)policy};
-        n = 6;
+        char *cv[16] = {"adcalc", "-e", expr, "--check", "--nondiff", (char *)policy, "--max-iterations", "2000"};
+        n = 8;
         if (atlen) { cv[n++] = "-at"; cv[n++] = at; }
         one(n, cv, t, w, &v, 0);
     }
@@ -527,21 +537,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *semi = strchr(expr, ';');
         char *e2 = semi ? semi + 1 : expr;
         if (semi) *semi = 0;
-        char *jv[20] = {"adcalc", "-e", expr, "-e", e2, "--jacobian", "--adjoint", "1,-2", "--mode",
-                        (flags & 128) ? "reverse" : "auto", "--format", (char *)fmt};
+        char *jv[22] = {"adcalc", "-e", expr, "-e", e2, "--jacobian", "--adjoint", "1,-2", "--mode",
+                        (flags & 128) ? "reverse" : "auto", "--format", (char *)fmt, "--max-iterations", "2000"};
         double v = 0;
-        int n = 12;
+        int n = 14;
         if (atlen) { jv[n++] = "-at"; jv[n++] = at; jv[n++] = "--seed"; jv[n++] = at; }
         one(n, jv, t, w, &v, 0);
     }
     if (flags & 8) {
         /* a seed on every -at variable: the directional derivative path */
-        char *sv[16] = {"adcalc", "-e", expr, "--seed", at, "--nondiff", (char *)policy};
+        char *sv[16] = {"adcalc", "-e", expr, "--seed", at, "--nondiff", (char *)policy, "--max-iterations", "2000"};
         double v = 0;
         if (atlen) {
-            sv[7] = "-at";
-            sv[8] = at;
-            one(9, sv, t, w, &v, 0);
+            sv[9] = "-at";
+            sv[10] = at;
+            one(11, sv, t, w, &v, 0);
         }
     }
     ad_tape_free(t);
