@@ -116,6 +116,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
     ad_tape *u = ad_tape_new();
     if (u) {
         u->limit = t->limit;
+        u->max_iter = t->max_iter;
         u->novalues = 1;   /* the values were the recording's business */
     }
     int32_t *map = adi_malloc((n ? n : 1) * sizeof *map);
