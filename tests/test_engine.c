@@ -10,7 +10,9 @@
  * (syntax, names, arity, domain, singular points and kinks); forward
  * against reverse (and finite differences) on random well-conditioned
  * expressions; concurrent use from several threads (own tapes, and one
- * shared read-only tape); deep nesting and very long flat sums. */
+ * shared read-only tape); deep nesting and very long flat sums; control
+ * flow (guards, AD_E_PATH, the paths ad_derive records, a plan with guards
+ * shared by threads). */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -1130,6 +1132,129 @@ static void test_deep(void)
     ad_work_free(w);
 }
 
+
+/* ---- 8. control flow: guards, paths, threads ---- */
+
+#define FLOW_PTS 64
+static const char flow_src[] =
+    "z = 1\n"
+    "while abs(z^2 - p) > 1e-13*p {\n  z = z - (z^2 - p)/(2*z)\n}\n"
+    "if p > 4 { z = z*q } else if p > 1 { z = z + q } else { z = z - sin(q) }\n"
+    "z";
+static double flow_pts[FLOW_PTS][2];
+static double flow_want[FLOW_PTS][3];
+static ad_plan *flow_plan;
+
+/* sqrt(p)*q, sqrt(p) + q or sqrt(p) - sin(q), and the gradient */
+static void flow_closed(double p, double q, double out[3])
+{
+    double r = sqrt(p);
+    if (p > 4) { out[0] = r * q; out[1] = q / (2 * r); out[2] = r; }
+    else if (p > 1) { out[0] = r + q; out[1] = 1 / (2 * r); out[2] = 1; }
+    else { out[0] = r - sin(q); out[1] = 1 / (2 * r); out[2] = -cos(q); }
+}
+
+typedef struct {
+    int first, bad;
+} flow_job;
+
+static void *flow_thread(void *arg)
+{
+    flow_job *j = arg;
+    ad_work *w = ad_work_new();
+    ad_diag d;
+    double row[3];
+    for (int k = 0; k < 4 * FLOW_PTS; k++) {
+        int i = (j->first + k * 7) % FLOW_PTS;
+        if (ad_derive(flow_plan, w, flow_pts[i], row, NULL, &d) || memcmp(row, flow_want[i], sizeof row) != 0)
+            j->bad++;
+    }
+    ad_work_free(w);
+    return NULL;
+}
+
+static void test_flow(void)
+{
+    ad_tape *t = ad_tape_new();
+    ad_work *w = ad_work_new();
+    ad_diag d;
+    ad_errclass e = ad_parse(t, flow_src, strlen(flow_src), &d);
+    check(e == AD_E_NONE && ad_tape_nguards(t) > 0, "flow: a program with while and if records guards (%zu)",
+          ad_tape_nguards(t));
+    /* recorded at no point: the inputs were nan, and a real point fails a guard */
+    double x[2] = {2, 3};
+    e = ad_eval(t, w, x, &d);
+    check(e == AD_E_PATH, "flow: ad_eval of the tape at another path's point is AD_E_PATH (%s)", ad_err_tag(e));
+    ad_optimize(t, NULL);
+    const char *vars[] = {"p", "q"};
+    ad_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.vars = vars;
+    rq.nvars = 2;
+    rq.cols = vars;
+    rq.ncols = 2;
+    rq.grad = 1;
+    size_t unbound;
+    e = ad_plan_new(t, &rq, &flow_plan, &unbound, &d);
+    check(e == AD_E_NONE, "flow: a plan over a tape with guards");
+    if (e) goto out;
+    rng r = {4242};
+    int worst_ok = 1, ntapes = 0;
+    const ad_tape *last = NULL;
+    double worst = 0;
+    for (int i = 0; i < FLOW_PTS; i++) {
+        flow_pts[i][0] = i % 3 == 0 ? runif(&r, 0.2, 0.9) : i % 3 == 1 ? runif(&r, 1.5, 3.5) : runif(&r, 5, 50);
+        flow_pts[i][1] = runif(&r, -2, 2);
+        e = ad_derive(flow_plan, w, flow_pts[i], flow_want[i], NULL, &d);
+        if (e) {
+            worst_ok = 0;
+            diag("point %d: %s %s", i, ad_err_tag(e), d.msg);
+            continue;
+        }
+        ntapes += ad_work_tape(w) != last;
+        last = ad_work_tape(w);
+        double c[3];
+        flow_closed(flow_pts[i][0], flow_pts[i][1], c);
+        for (int k = 0; k < 3; k++) {
+            double rel = fabs(flow_want[i][k] - c[k]) / fmax(1e-300, fabs(c[k]));
+            if (rel > worst) worst = rel;
+        }
+    }
+    check(worst_ok && worst < 1e-9, "flow: %d points on 3 paths (and loops of several lengths) against the "
+          "closed forms: worst relative error %.2g", FLOW_PTS, worst);
+    check(ntapes > 3, "flow: the workspace's tape follows the points' paths (%d changes)", ntapes);
+    size_t rp, rc, ns;
+    const uint64_t *seen;
+    ad_work_paths(w, &rp, &rc, &seen, &ns);
+    check(rp + rc == FLOW_PTS && rc >= 3 && ns >= 3, "flow: %zu points replayed, %zu recorded, %zu paths", rp, rc, ns);
+    /* the same points in a fresh workspace each: the same bits */
+    int differ = 0;
+    for (int i = 0; i < FLOW_PTS; i++) {
+        ad_work *w1 = ad_work_new();
+        double row[3];
+        if (ad_derive(flow_plan, w1, flow_pts[i], row, NULL, &d) || memcmp(row, flow_want[i], sizeof row) != 0)
+            differ++;
+        ad_work_free(w1);
+    }
+    check(differ == 0, "flow: each point alone gives the bits it gave after the others (%d differ)", differ);
+    /* one plan, four threads, each its own workspace (and so its own paths) */
+    flow_job jobs[NTHREADS];
+    pthread_t th[NTHREADS];
+    int started = 0, bad = 0;
+    for (int k = 0; k < NTHREADS; k++) {
+        jobs[k] = (flow_job){k * 11, 0};
+        if (pthread_create(&th[k], NULL, flow_thread, &jobs[k]) == 0) started++;
+    }
+    for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
+    for (int k = 0; k < started; k++) bad += jobs[k].bad;
+    check(started == NTHREADS && bad == 0, "flow: one plan with guards shared by %d threads, each with its "
+          "own workspace: every row == single-threaded (%d differ)", NTHREADS, bad);
+    ad_plan_free(flow_plan);
+out:
+    ad_work_free(w);
+    ad_tape_free(t);
+}
+
 int main(void)
 {
     test_layout();
@@ -1140,6 +1265,7 @@ int main(void)
     test_random();
     test_threads();
     if (!getenv("ADCALC_SKIP_DEEP")) test_deep();
+    test_flow();
     printf("1..%d\n", ntest);
     if (nfail) printf("# %d of %d checks failed\n", nfail, ntest);
     return nfail ? 1 : 0;
