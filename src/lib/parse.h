@@ -49,6 +49,7 @@ typedef struct adi_prog {
     size_t nfn, fncap;
     int checking;          /* a body is being checked: free names are stand-ins */
     int skip;              /* inside a part not taken (&&, ||, if(), a block): no guards */
+    int journal;           /* note every binding in undo (a session's statement) */
     size_t iterations;     /* loop iterations run so far (flow.c) */
     int blockdepth;        /* blocks of control flow open */
     adi_undo *undo;        /* bindings made inside blocks not taken */

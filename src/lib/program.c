@@ -457,7 +457,7 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
 int adi_prog_bind(adi_prog *g, const ad_stmt *st, int32_t node)
 {
     const char *name = g->src + st->name_off;
-    if (g->skip) {
+    if (g->skip || g->journal) {
         if (adi_grow((void **)&g->undo, &g->undocap, g->nundo + 1, sizeof *g->undo) < 0) return -1;
         g->undo[g->nundo++] = (adi_undo){st->name_off, st->name_len, adi_symtab_get(&g->bindings, name, st->name_len)};
     }

@@ -403,7 +403,11 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
 
     adi_tape_mark m = adi_tape_mark_at(S->t);
     int32_t root;
+    /* a statement of control flow binds names as it runs: undone if it fails */
+    size_t undo = S->g.nundo;
+    S->g.journal++;
     ad_errclass e = adi_prog_stmt(S->t, &S->g, &st, &root, d);
+    S->g.journal--;
     int32_t u = e ? -1 : first_unbound(S, &m);
     /* room for the new inputs, should the statement be kept */
     if (!e && (reserve(S) < 0 ||
@@ -436,6 +440,7 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
         if (u >= 0) {
             e = unbound_here(S, u, d);
         } else {
+            S->g.nundo = undo;   /* its bindings stay */
             keep(S, &m);
             return AD_E_NONE;
         }
@@ -445,6 +450,7 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
         keep(S, &m);
         return AD_E_NONE;
     }
+    adi_prog_undo(&S->g, undo);
     drop(S, &m);
     return e;
 }
