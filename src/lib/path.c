@@ -5,8 +5,8 @@
  * the tape is the program there, and its derivatives are the program's.
  * Elsewhere the point takes another path: it is recorded again at that
  * point (ADOL-C's retaping), and the workspace keeps the tapes of the
- * last ADI_PATHS paths it met, so that points which take a handful of
- * paths replay them.  A path's tape depends on its decisions only, never
+ * last ADI_PATHS paths it met (within ADI_PATHS_NODES nodes), so that
+ * points which take a handful of paths replay them.  A path's tape depends on its decisions only, never
  * on the point it was recorded at, so a point's row is the same whichever
  * earlier points filled the cache: byte-identical to deriving it alone.
  *
@@ -22,6 +22,9 @@
 #include "alloc.h"
 
 #define ADI_PATHS 8
+/* ...and at most this many nodes in all (a loop's path can be millions
+ * of nodes): past it, the least recently used go, the newest stays */
+#define ADI_PATHS_NODES ((size_t)1 << 22)
 
 typedef struct {
     ad_tape *t;            /* NULL: the plan's own tape */
@@ -268,17 +271,20 @@ static ad_errclass add_path(struct adi_paths *P, const ad_plan *p, const double 
     }
     (*q)->path = path_hash(t);
     (*q)->lastguard = last_guard(t);
-    size_t slot = P->n;
-    if (P->n == ADI_PATHS) {
-        slot = 0;
+    /* room: the least recently used go, while the cache is full or its
+     * nodes and the new tape's exceed the budget */
+    for (;;) {
+        size_t nodes = t->n;
+        for (size_t i = 0; i < P->n; i++) nodes += P->e[i].t->n;
+        if (P->n == 0 || (P->n < ADI_PATHS && nodes <= ADI_PATHS_NODES)) break;
+        size_t old = 0;
         for (size_t i = 1; i < P->n; i++)
-            if (P->e[i].used < P->e[slot].used) slot = i;
-        ad_plan_free(P->e[slot].p);
-        ad_tape_free(P->e[slot].t);
-    } else {
-        P->n++;
+            if (P->e[i].used < P->e[old].used) old = i;
+        ad_plan_free(P->e[old].p);
+        ad_tape_free(P->e[old].t);
+        P->e[old] = P->e[--P->n];
     }
-    P->e[slot] = (adi_pathent){t, *q, ++P->clock};
+    P->e[P->n++] = (adi_pathent){t, *q, ++P->clock};
     return AD_E_NONE;
 }
 
