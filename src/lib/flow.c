@@ -63,19 +63,21 @@ static ad_errclass block(ad_tape *t, adi_prog *g, const span *sp, int taken, ad_
 }
 
 /* the '{' ... '}' at or after byte i of statement st: the block inside,
- * or an error naming what keyword needs it */
-static ad_errclass braces(const adi_prog *g, const ad_stmt *st, size_t i, const char *what, span *body,
-                          size_t *after, ad_diag *d)
+ * or an error naming what keyword needs it.  from: a position at or
+ * before i (positions are counted from it, not from the statement's
+ * start: an else-if chain costs its length, not its length squared) */
+static ad_errclass braces(const adi_prog *g, const ad_stmt *st, const span *from, size_t i, const char *what,
+                          span *body, size_t *after, ad_diag *d)
 {
     const char *s = g->src;
     size_t end = st->off + st->len;
     size_t open = adi_block_open(s, end, i);
-    span o = span_at(s, st->off, st->line, st->col, open, end);
+    span o = span_at(s, from->off, from->line, from->col, open, end);
     if (open >= end || s[open] != '{')
         return ad_diag_set(d, AD_E_SYNTAX, o.line, o.col, "expected '{' to open the block of '%s'", what);
     size_t close = adi_block_close(s, end, open);
     if (close >= end) {
-        span z = span_at(s, st->off, st->line, st->col, end, end);
+        span z = span_at(s, o.off, o.line, o.col, end, end);
         return ad_diag_set(d, AD_E_SYNTAX, z.line, z.col, "missing '}' to close the '{' at %d:%d", o.line, o.col);
     }
     *body = span_at(s, open, o.line, o.col, open + 1, close);
@@ -85,12 +87,12 @@ static ad_errclass braces(const adi_prog *g, const ad_stmt *st, size_t i, const 
 
 /* the condition between byte i and the block's '{': its outcome (0, 1),
  * or -1 with the error set */
-static int condition(ad_tape *t, adi_prog *g, const ad_stmt *st, size_t i, const char *what, ad_diag *d,
-                     ad_errclass *e)
+static int condition(ad_tape *t, adi_prog *g, const ad_stmt *st, const span *from, size_t i, const char *what,
+                     ad_diag *d, ad_errclass *e)
 {
     const char *s = g->src;
     size_t end = st->off + st->len;
-    span c = span_at(s, st->off, st->line, st->col, i, adi_block_open(s, end, i));
+    span c = span_at(s, from->off, from->line, from->col, i, adi_block_open(s, end, i));
     if (blank(s, &c)) {
         *e = ad_diag_set(d, AD_E_SYNTAX, c.line, c.col, "'%s' needs a condition before its '{'", what);
         return -1;
@@ -104,28 +106,31 @@ static ad_errclass run_if(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d
 {
     const char *s = g->src;
     size_t end = st->off + st->len, i = st->off;
+    span cur = {st->off, end, st->line, st->col};
     int done = 0;
     ad_errclass e = AD_E_NONE;
     for (;;) {
         /* i is at 'if' */
         size_t after;
         span body;
+        cur = span_at(s, cur.off, cur.line, cur.col, i, end);
         g->skip += done;
-        int truth = condition(t, g, st, i + 2, "if", d, &e);
+        int truth = condition(t, g, st, &cur, i + 2, "if", d, &e);
         g->skip -= done;
         if (truth < 0) return e;
-        if ((e = braces(g, st, i + 2, "if", &body, &after, d))) return e;
+        if ((e = braces(g, st, &cur, i + 2, "if", &body, &after, d))) return e;
         if ((e = block(t, g, &body, !done && truth, d))) return e;
         done |= truth;
         size_t j = adi_skip_space(s, end, after);
         if (!adi_is_else(s, end, j)) return AD_E_NONE;
         j = adi_skip_space(s, end, j + 4);
+        cur = span_at(s, body.off, body.line, body.col, j, end);
         if (j < end && s[j] == '{') {
-            if ((e = braces(g, st, j, "else", &body, &after, d))) return e;
+            if ((e = braces(g, st, &cur, j, "else", &body, &after, d))) return e;
             return block(t, g, &body, !done, d);
         }
         if (j + 2 > end || memcmp(s + j, "if", 2) != 0) {
-            span z = span_at(s, st->off, st->line, st->col, j, end);
+            span z = cur;
             return ad_diag_set(d, AD_E_SYNTAX, z.line, z.col, "expected '{' or 'if' after 'else'");
         }
         i = j;
@@ -137,12 +142,12 @@ static ad_errclass run_if(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d
 static ad_errclass run_while(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d)
 {
     size_t after;
-    span body;
-    ad_errclass e = braces(g, st, st->off + 5, "while", &body, &after, d);
+    span body, at = {st->off, st->off + st->len, st->line, st->col};
+    ad_errclass e = braces(g, st, &at, st->off + 5, "while", &body, &after, d);
     if (e) return e;
     g->inloop++;
     for (int first = 1;; first = 0) {
-        int truth = condition(t, g, st, st->off + 5, "while", d, &e);
+        int truth = condition(t, g, st, &at, st->off + 5, "while", d, &e);
         if (truth < 0) break;
         if (!truth || g->skip) {
             e = first ? block(t, g, &body, 0, d) : AD_E_NONE;
@@ -237,7 +242,8 @@ static ad_errclass run_for(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *
     span body;
     double va, vb;
     int32_t na, nb;
-    ad_errclass e = braces(g, st, i, "for", &body, &after, d);
+    span here = span_at(s, st->off, st->line, st->col, i, end);
+    ad_errclass e = braces(g, st, &here, i, "for", &body, &after, d);
     if (!e) e = bound(t, g, &a, "first", &va, &na, d);
     if (!e) e = bound(t, g, &b, "last", &vb, &nb, d);
     if (!e) e = guard_bound(t, g, &a, na, va, d);
