@@ -48,6 +48,7 @@ static int32_t expand(adi_pctx *P, const adi_fninfo *fn, const int32_t *arg, siz
     adi_symtab_init(&body.bindings);
     adi_symtab_init(&body.funcs);
     body.stack_top = P->prog->stack_top;
+    body.scanning = 1;   /* a scanner of its own, freed with the parse (body is never freed) */
     ad_tape *t = P->t;
     int32_t pl = t->pin_line, pc = t->pin_col;
     if (!pl) {
