@@ -26,13 +26,22 @@
 #    10^4 -> 10^5 time ratio <= 12x, i.e. within 1.2 times linear), and
 #    x = x + 1 lines against bc.
 #
+# f. control flow (issue 13): batch rows of Black-Scholes (F4) with
+#    --grad, the plain formula against the same inside if(S > 0, ..., 0)
+#    with every row on the recorded path (target: within 10%); a 4-piece
+#    function whose rows take its 4 paths in random order against the
+#    same rows on one path (target: at most 2x); a while loop of 10^6
+#    iterations (Euler steps, 6 nodes each) recorded and swept with
+#    --grad, with and without the optimiser, and its peak RSS (target:
+#    under 1 s).  BENCH_FLOW_ROWS rows (default 200000), -j 1.
+#
 # Timing uses hyperfine when it is installed (each group of commands is
 # compared in one hyperfine invocation), else an interleaved shell loop timed
 # with date +%s%N.  Peak RSS needs GNU time (/usr/bin/time -f %M).  Helpers
 # are compiled with ${CC:-cc} -O2 into a temporary directory.
 # Environment: BENCH_STARTUP_RUNS, BENCH_RUNS, BENCH_SIZES ("100000 1000000"),
 # BENCH_DEPTH (1000000), BENCH_NO_HYPERFINE=1 to force the shell loop,
-# BENCH_SECTIONS ("a b c d e": the sections to run), BENCH_STMT_SIZES
+# BENCH_SECTIONS ("a b c d e f": the sections to run), BENCH_FLOW_ROWS, BENCH_STMT_SIZES
 # ("10000 100000": section e's line counts), BENCH_LIBADCALC (the
 # library for d), BENCH_DERIV_ARGS (deriv_bench's options, e.g. "-r 21"),
 # BENCH_LDFLAGS (extra link flags for d, e.g. a sanitizer build's).
@@ -57,7 +66,7 @@ startup_runs=${BENCH_STARTUP_RUNS:-200}
 runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-"100000 1000000"}
 depth=${BENCH_DEPTH:-1000000}
-sections=${BENCH_SECTIONS:-"a b c d e"}
+sections=${BENCH_SECTIONS:-"a b c d e f"}
 stmt_sizes=${BENCH_STMT_SIZES:-"10000 100000"}
 deriv_args=${BENCH_DERIV_ARGS:-}
 lib=${BENCH_LIBADCALC:-$(dirname "$adcalc")/libadcalc.a}
@@ -350,6 +359,63 @@ if want e; then
         prev_t=$t
         prev_n=$n
     done
+    echo
+fi
+
+# ---- f. control flow ----
+if want f; then
+    nrows=${BENCH_FLOW_ROWS:-200000}
+    echo "== f. control flow: $nrows batch rows, -j 1, --grad; a 10^6-iteration loop ($runs runs each)"
+    # Black-Scholes rows (S, K, T, r, v), all with S > 0
+    awk -v n="$nrows" 'BEGIN { srand(13); print "S,K,T,r,v"; for (i = 0; i < n; i++)
+        printf "%.6f,%.6f,%.6f,%.6f,%.6f\n", 50 + 100 * rand(), 50 + 100 * rand(), 0.1 + 1.9 * rand(), 0.1 * rand(), 0.1 + 0.4 * rand() }' >"$work/bs.csv"
+    bs='N(z) = 0.5*(1+erf(z/sqrt(2)))
+d1 = (log(S/K)+(r+v^2/2)*T)/(v*sqrt(T))
+d2 = d1 - v*sqrt(T)'
+    printf '%s\nS*N(d1) - K*exp(-r*T)*N(d2)\n' "$bs" >"$work/f4.ad"
+    printf '%s\nif(S > 0, S*N(d1) - K*exp(-r*T)*N(d2), 0)\n' "$bs" >"$work/f4if.ad"
+    plain="$A -f $(q "$work/f4.ad") --points $(q "$work/bs.csv") --grad -j 1"
+    guarded="$A -f $(q "$work/f4if.ad") --points $(q "$work/bs.csv") --grad -j 1"
+    if "$adcalc" -f "$work/f4.ad" --points "$work/bs.csv" --grad -j 1 >"$work/f4.out" &&
+       "$adcalc" -f "$work/f4if.ad" --points "$work/bs.csv" --grad -j 1 >"$work/f4if.out" &&
+       cmp -s "$work/f4.out" "$work/f4if.out"; then same=yes; else same=NO; fi
+    set -- $(timeit "$runs" "$plain" "$guarded")
+    r=$(ratio "$2" "$1")
+    echo "  F4 rows: plain $1 ms, inside if(S > 0, ...) $2 ms: ${r}x (target <= 1.10x: $(verdict "$(le "$r" 1.10)")); outputs identical: $same"
+    row "f. F4 $nrows rows --grad, inside if(S > 0, ...) vs plain" "$2 ms vs $1 ms" "${r}x; outputs identical: $same" "<= 1.10x: $(verdict "$(le "$r" 1.10)")"
+    # four pieces of equal cost; rows on one piece, or on all four at random
+    cat >"$work/pw.ad" <<'PW'
+if x < -1 {
+  y = exp(-x^2)*sin(x) + log(1 + x^2)
+} else if x < 0 {
+  y = exp(-x^2)*cos(x) + log(2 + x^2)
+} else if x < 1 {
+  y = exp(-x^2)*sin(2*x) + log(3 + x^2)
+} else {
+  y = exp(-x^2)*cos(2*x) + log(4 + x^2)
+}
+y
+PW
+    awk -v n="$nrows" 'BEGIN { srand(7); print "x"; for (i = 0; i < n; i++) printf "%.9f\n", -2 + 4 * rand() }' >"$work/pw4.csv"
+    awk -v n="$nrows" 'BEGIN { srand(7); print "x"; for (i = 0; i < n; i++) printf "%.9f\n", 1 + rand() }' >"$work/pw1.csv"
+    one="$A -f $(q "$work/pw.ad") --points $(q "$work/pw1.csv") --grad -j 1"
+    four="$A -f $(q "$work/pw.ad") --points $(q "$work/pw4.csv") --grad -j 1"
+    paths=$("$adcalc" -f "$work/pw.ad" --points "$work/pw4.csv" --grad -j 1 --stats 2>&1 >/dev/null | sed -n 's/^adcalc: paths: //p')
+    set -- $(timeit "$runs" "$one" "$four")
+    r=$(ratio "$2" "$1")
+    echo "  4-piece function: rows on one path $1 ms, on 4 paths at random $2 ms: ${r}x (target <= 2x: $(verdict "$(le "$r" 2)")); $paths"
+    row "f. $nrows rows on 4 paths at random vs on one" "$2 ms vs $1 ms" "${r}x; $paths" "<= 2x: $(verdict "$(le "$r" 2)")"
+    # a while loop of 10^6 Euler steps: y' = -k y to t = 1, h = 1e-6
+    printf 'y = y0\nt = 0\nwhile t < 1 - h/2 {\n  y = y + h*(-k*y)\n  t = t + h\n}\ny\n' >"$work/euler.ad"
+    loop="$A -f $(q "$work/euler.ad") -at y0=1,k=0.5,h=1e-6 --grad"
+    loopno="$A -f $(q "$work/euler.ad") -at y0=1,k=0.5,h=1e-6 --grad --no-optimize"
+    set -- $(timeit "$runs" "$loop" "$loopno")
+    kb=$(peak_kb "$loop")
+    kbno=$(peak_kb "$loopno")
+    res=$("$adcalc" -f "$work/euler.ad" -at y0=1,k=0.5,h=1e-6 --grad | tr '\n' ' ')
+    echo "  while loop, 10^6 iterations, --grad: $1 ms, peak RSS $(mb "$kb") MB; --no-optimize: $2 ms, $(mb "$kbno") MB (target < 1 s: $(verdict "$(le "$1" 1000)"), without the optimiser: $(verdict "$(le "$2" 1000)"))"
+    echo "    result: $res"
+    row "f. while loop of 10^6 iterations, --grad" "$1 ms, $(mb "$kb") MB" "--no-optimize: $2 ms, $(mb "$kbno") MB" "< 1 s: $(verdict "$(le "$1" 1000)"); --no-optimize: $(verdict "$(le "$2" 1000)")"
     echo
 fi
 

@@ -21,7 +21,7 @@
 #include "parse.h"
 #include "alloc.h"
 
-#define ADI_MAX_BLOCK_DEPTH 256
+#define ADI_MAX_BLOCK_DEPTH 128
 
 /* a span of the source and the position of its first byte */
 typedef struct {
