@@ -441,10 +441,13 @@ static void session_check(const char *at_text, const char *expr)
             if (!ew) ew = value_at(whole, w, &at, &vw);
             int same = es == ew && (es || memcmp(&vs, &vw, sizeof vs) == 0 || (vs != vs && vw != vw));
             if (same && !es) {
-                same = ad_tape_ninputs(out) == ad_tape_ninputs(whole);
+                /* the program's tape at the point: the path it took there
+                 * (a program with guards is recorded again at the point) */
+                const ad_tape *wt = ad_work_tape(w) ? ad_work_tape(w) : whole;
+                same = ad_tape_ninputs(out) == ad_tape_ninputs(wt);
                 for (size_t i = 0; same && i < ad_tape_ninputs(out); i++) {
                     size_t l1, l2;
-                    const char *n1 = ad_tape_input_name(out, i, &l1), *n2 = ad_tape_input_name(whole, i, &l2);
+                    const char *n1 = ad_tape_input_name(out, i, &l1), *n2 = ad_tape_input_name(wt, i, &l2);
                     same = l1 == l2 && !memcmp(n1, n2, l1);
                 }
             }
