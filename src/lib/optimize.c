@@ -124,19 +124,10 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
      * at most one node per node of t) */
     double *cv = adi_malloc((n ? n : 1) * sizeof *cv);
     unsigned char *isc = adi_malloc(n ? n : 1);
-    /* a node of t recorded anew on u whose only use is one op: that op can
-     * have no twin (no other op uses the operand), so it skips the table,
-     * which on a tape of millions of nodes costs a cache miss a lookup */
-    unsigned char *uses = adi_calloc(n, 1), *fresh = adi_calloc(n, 1);
     cse_table cse = {NULL, 0, 0};
     int rc = -1;
-    if (!u || !map || !cv || !isc || !uses || !fresh) goto out;
+    if (!u || !map || !cv || !isc) goto out;
     memset(isc, 0, n);
-    for (size_t i = ni + nc; i < n; i++) {
-        const ad_instr c = t->code[i];
-        if (uses[c.a] < 2) uses[c.a]++;
-        if (c.b >= 0 && uses[c.b] < 2) uses[c.b]++;
-    }
     /* room for every operation at once: growing rehashes them all */
     if (n - ni - nc > 512 && cse_grow(&cse, 2 * (n - ni - nc)) < 0) goto out;
     for (size_t i = 0; i < n; i++) {
@@ -177,11 +168,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
                 }
             }
             /* the same operation on the same operands: reuse it */
-            int single = (fresh[c.a] && uses[c.a] == 1) || (c.b >= 0 && fresh[c.b] && uses[c.b] == 1);
-            if (single) {
-                map[i] = adi_rec_op(u, op, a, b, line, col);
-                fresh[i] = 1;
-            } else if (op != AD_OP_MIN && op != AD_OP_MAX) {
+            if (op != AD_OP_MIN && op != AD_OP_MAX) {
                 if ((cse.count + 1) * 2 > cse.cap && cse_grow(&cse, 0) < 0) goto out;
                 cse_slot *s = cse_find(&cse, op, a, b);
                 if (s->node >= 0) {
@@ -193,10 +180,8 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
                 if (map[i] < 0) goto out;
                 *s = (cse_slot){op, a, b, map[i]};
                 cse.count++;
-                fresh[i] = 1;
             } else {
                 map[i] = adi_rec_op(u, op, a, b, line, col);
-                fresh[i] = 1;
             }
         }
         if (map[i] < 0) goto out;
@@ -219,8 +204,6 @@ out:
     free(map);
     free(cv);
     free(isc);
-    free(uses);
-    free(fresh);
     free(cse.slot);
     ad_tape_free(u);
     return rc;
