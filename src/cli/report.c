@@ -29,6 +29,7 @@ const char *cli_message(const ad_diag *d, char *buf, size_t n)
                        : d->hint == AD_HINT_POLICY_TIE     ? " (--nondiff zero-subgrad takes the branch the values choose)"
                        : d->hint == AD_HINT_TAPE_LIMIT     ? " (--max-nodes N raises the limit)"
                        : d->hint == AD_HINT_ITER_LIMIT     ? " (--max-iterations N raises the limit)"
+                       : d->hint == AD_HINT_UNBOUND        ? " (give it with -at, or as a column of the points)"
                                                            : "";
     snprintf(buf, n, "%s%s", d->msg, hint);
     return buf;

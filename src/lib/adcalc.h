@@ -37,7 +37,8 @@ typedef enum {
     AD_HINT_POLICY_SUBGRAD,  /* a kink: the zero-subgrad policy takes a zero subgradient */
     AD_HINT_POLICY_TIE,      /* a tie at a comparison: the zero-subgrad policy takes the branch the values choose */
     AD_HINT_TAPE_LIMIT,      /* the tape reached its limit (ad_tape_set_limit) */
-    AD_HINT_ITER_LIMIT       /* the loops ran their limit of iterations (ad_tape_set_iterations) */
+    AD_HINT_ITER_LIMIT,      /* the loops ran their limit of iterations (ad_tape_set_iterations) */
+    AD_HINT_UNBOUND          /* a variable the point's path needs has no value */
 } ad_hint;
 
 /* a diagnostic: class, message and (when line > 0) a source position */

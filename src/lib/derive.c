@@ -411,6 +411,18 @@ ad_errclass adi_derive_here(const ad_plan *p, ad_work *w, const double *point, d
                             ad_diag *d)
 {
     const ad_layout *L = &p->L;
+    if (p->unbound != SIZE_MAX) {
+        /* the point's path needs a variable the point does not give */
+        size_t len, i = p->unbound;
+        const char *name = ad_tape_input_name(p->t, i, &len);
+        ad_errclass e = ad_diag_set(d, AD_E_NAME, p->t->pos[i].line, p->t->pos[i].col,
+                                    "variable '%.*s' has no value", (int)(len > 60 ? 60 : len), name);
+        if (d) {
+            d->src = p->t->pos[i].src;
+            d->hint = AD_HINT_UNBOUND;
+        }
+        return e;
+    }
     double *sc = adi_work_scratch(w, p->scratch);
     if (!sc) return adi_err_nomem(d);
     w->tape = p->t;
@@ -427,14 +439,6 @@ ad_errclass adi_derive_here(const ad_plan *p, ad_work *w, const double *point, d
     if (!e && L->vjp != AD_ABSENT) e = do_vjp(&s), swept = 1;
     if (!e && !swept) e = ad_eval(p->t, w, x, d);
     if (e) return e;
-    if (p->unbound != SIZE_MAX) {
-        size_t len, i = p->unbound;
-        const char *name = ad_tape_input_name(p->t, i, &len);
-        e = ad_diag_set(d, AD_E_NAME, p->t->pos[i].line, p->t->pos[i].col, "variable '%.*s' has no value",
-                        (int)(len > 60 ? 60 : len), name);
-        if (d) d->src = p->t->pos[i].src;
-        return e;
-    }
     for (size_t r = 0; r < L->m; r++) row[r * L->per_out] = ad_output_value(p->t, w, r);
     return AD_E_NONE;
 }
