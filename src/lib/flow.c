@@ -149,7 +149,9 @@ static ad_errclass run_while(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag
     for (int first = 1;; first = 0) {
         int truth = condition(t, g, st, &at, st->off + 5, "while", d, &e);
         if (truth < 0) break;
-        if (!truth || g->skip) {
+        if (!truth || g->skip || t->undecided) {
+            /* (a recording at no point that met a nan stops looping: its
+             * path is no point's, see adi_compare) */
             e = first ? block(t, g, &body, 0, d) : AD_E_NONE;
             break;
         }
@@ -174,7 +176,10 @@ static ad_errclass bound(ad_tape *t, adi_prog *g, const span *b, const char *whi
     *node = adi_parse_span(t, g, b->off, b->end - b->off, b->line, b->col, NULL, 0, 0, d, &e);
     if (e) return e;
     *v = t->rval[*node];
-    if (isnan(*v) && !t->at && t->rdep[*node]) return AD_E_NONE;   /* no point: decided at one */
+    if (isnan(*v) && !t->at && t->rdep[*node]) {
+        t->undecided = 1;   /* no point: decided at each one (guard_bound holds nowhere) */
+        return AD_E_NONE;
+    }
     if (!(fabs(*v) <= 9007199254740992.0) || *v != floor(*v)) {
         char num[40];
         snprintf(num, sizeof num, "%.17g", *v);
@@ -249,7 +254,7 @@ static ad_errclass run_for(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *
     if (!e) e = guard_bound(t, g, &a, na, va, d);
     if (!e) e = guard_bound(t, g, &b, nb, vb, d);
     if (e) return e;
-    int none = g->skip || isnan(va) || isnan(vb) || vb < va;
+    int none = g->skip || t->undecided || isnan(va) || isnan(vb) || vb < va;
     if (!none && vb - va + 1 > (double)(t->max_iter - g->iterations))
         return too_many(t, st->line, st->col, d);
     /* the loop variable: bound to a constant for each iteration, then

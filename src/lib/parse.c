@@ -6,6 +6,7 @@
  * the body of a user function and the expansion of a derived one: the
  * one recursion of the parse layer, bounded by the inlining depth and its
  * stack guard (call.c). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +74,15 @@ int adi_compare(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col)
     }
     if (P->prog->skip || !(t->rdep[a] || t->rdep[b])) return truth;
     if (adi_rec_op(P->t, truth ? code : neg, a, b, line, col) < 0) longjmp(P->oom, 1);
+    if (!t->at && !t->undecided && (x != x || y != y)) {
+        /* recorded at no point: an input's value is nan, so this path is
+         * no real point's; a guard that holds nowhere (nan == nan) makes
+         * every point record its own, and loops stop (flow.c) */
+        ad_tape *tw = P->t;
+        tw->undecided = 1;
+        int32_t k = adi_rec_const(tw, NAN, "nan", 3, line, col);
+        if (k < 0 || adi_rec_op(tw, AD_OP_EQ, k, k, line, col) < 0) longjmp(P->oom, 1);
+    }
     return truth;
 }
 

@@ -76,6 +76,7 @@ void ad_tape_reset(ad_tape *t)
     t->nomem = t->full = 0;
     t->nout = 0;
     t->nguards = 0;
+    t->undecided = 0;
     free(t->feeds);
     t->feeds = NULL;
     adi_flow_free(t->flow);

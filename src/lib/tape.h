@@ -72,6 +72,8 @@ struct ad_tape {
     const adi_symtab *at;   /* the point recorded at: input name -> index */
     const double *atv;      /* ...in these values; at NULL: no point, inputs nan */
     size_t max_iter;     /* loop iterations a recording may run */
+    int undecided;       /* recorded at no point, a comparison met an input's
+                          * nan: the path is no point's (flow.c stops loops) */
     size_t nguards;      /* guard nodes (after finish) */
     unsigned char *feeds;   /* with guards: 1 for a node an output depends on
                              * (the others feed guards only); else NULL */
