@@ -6,7 +6,8 @@
  * value computed by the same rule as at run time, so bit-identical; not
  * when the rule reports a domain error, which must still be reported when
  * the tape runs); an operation already recorded with the same operands is
- * reused (not min/max, whose chains of n-ary calls must stay adjacent);
+ * reused when it is among the last 2^15 to 2^16 operations (CSE_WINDOW;
+ * not min/max, whose chains of n-ary calls must stay adjacent);
  * adi_tape_finish then drops what no output uses.  Values are unchanged to
  * the bit; a reused node sums its adjoint contributions in one place, so
  * derivatives can differ from the raw tape's in the last bits. */
@@ -63,6 +64,32 @@ static cse_slot *cse_alloc(size_t ncap)
     }
 #endif
     return adi_malloc(bytes);
+}
+
+/* Twins are looked for among the last 2^15 to 2^16 operations: two
+ * generations of at most CSE_WINDOW entries each, the older dropped when
+ * the newer is full.  A table of the whole tape misses the cache on every
+ * lookup once a tape has millions of nodes (a loop's), and its twins are
+ * near (a loop-invariant operation, recorded again each iteration, finds
+ * the previous iteration's); tapes below CSE_WINDOW operations share
+ * exactly as with one table. */
+#define CSE_WINDOW ((size_t)1 << 15)
+
+/* the newer generation is full: it becomes the older, an empty one the newer */
+static int cse_rotate(cse_table *c, cse_table *old)
+{
+    cse_table t = *old;
+    *old = *c;
+    if (!t.slot && !(t.slot = cse_alloc(c->cap))) {
+        *c = *old;
+        *old = t;
+        return -1;
+    }
+    t.cap = c->cap;
+    for (size_t i = 0; i < t.cap; i++) t.slot[i].node = -1;
+    t.count = 0;
+    *c = t;
+    return 0;
 }
 
 static int cse_grow(cse_table *c, size_t want)
@@ -124,12 +151,10 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
      * at most one node per node of t) */
     double *cv = adi_malloc((n ? n : 1) * sizeof *cv);
     unsigned char *isc = adi_malloc(n ? n : 1);
-    cse_table cse = {NULL, 0, 0};
+    cse_table cse = {NULL, 0, 0}, prev = {NULL, 0, 0};
     int rc = -1;
     if (!u || !map || !cv || !isc) goto out;
     memset(isc, 0, n);
-    /* room for every operation at once: growing rehashes them all */
-    if (n - ni - nc > 512 && cse_grow(&cse, 2 * (n - ni - nc)) < 0) goto out;
     for (size_t i = 0; i < n; i++) {
         const ad_instr c = t->code[i];
         int line = t->pos[i].line, col = t->pos[i].col;
@@ -169,8 +194,17 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
             }
             /* the same operation on the same operands: reuse it */
             if (op != AD_OP_MIN && op != AD_OP_MAX) {
-                if ((cse.count + 1) * 2 > cse.cap && cse_grow(&cse, 0) < 0) goto out;
+                if ((cse.count + 1) * 2 > cse.cap &&
+                    (cse.count >= CSE_WINDOW ? cse_rotate(&cse, &prev) : cse_grow(&cse, 0)) < 0)
+                    goto out;
                 cse_slot *s = cse_find(&cse, op, a, b);
+                if (s->node < 0 && prev.cap) {
+                    const cse_slot *q = cse_find(&prev, op, a, b);
+                    if (q->node >= 0) {
+                        *s = *q;   /* a twin in the older generation: keep it in the newer */
+                        cse.count++;
+                    }
+                }
                 if (s->node >= 0) {
                     map[i] = s->node;
                     if (st) st->shared++;
@@ -205,6 +239,7 @@ out:
     free(cv);
     free(isc);
     free(cse.slot);
+    free(prev.slot);
     ad_tape_free(u);
     return rc;
 }
