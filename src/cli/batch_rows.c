@@ -53,17 +53,23 @@ static void emit(cli_batch_chunk *c, const double *res, long line)
 }
 
 /* one row failed: record it, and emit its marked row; out of memory
- * stops the run whatever --on-error says */
-static void row_failed(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg)
+ * (fatal) stops the run whatever --on-error says, a row's limit (of
+ * loop iterations, of tape nodes) does not */
+static void row_failed_as(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg, int fatal)
 {
     const cli_options *o = c->P->o;
     add_err(c, line, cls, msg);
-    if (o->on_error == CLI_ON_ERROR_STOP || cls == AD_E_IO) {
+    if (o->on_error == CLI_ON_ERROR_STOP || fatal) {
         c->stopped = 1;
     } else if (o->on_error == CLI_ON_ERROR_NAN) {
         for (size_t i = 0; i < c->P->L->width; i++) c->res[i] = NAN;
         format_row(c, c->res, line);
     }
+}
+
+static void row_failed(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg)
+{
+    row_failed_as(c, line, cls, msg, cls == AD_E_IO);
 }
 
 /* a row through the derivation step: cols are its ncol numbers */
@@ -80,7 +86,8 @@ static void eval_row(cli_batch_chunk *c, const double *cols, long line)
             snprintf(msg, sizeof msg, "%s (at %s:%d:%d)", text, P->o->src[d.src].name, d.line, d.col);
         else
             snprintf(msg, sizeof msg, "%s", text);
-        row_failed(c, line, e, msg);
+        row_failed_as(c, line, e, msg,
+                      e == AD_E_IO && d.hint != AD_HINT_ITER_LIMIT && d.hint != AD_HINT_TAPE_LIMIT);
         return;
     }
     emit(c, c->res, line);

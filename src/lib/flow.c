@@ -41,7 +41,15 @@ static span span_at(const char *s, size_t from, int line, int col, size_t to, si
 
 static int blank(const char *s, const span *sp) { return adi_skip_space(s, sp->end, sp->off) >= sp->end; }
 
-static ad_errclass nomem(ad_diag *d) { return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory"); }
+/* a node that could not be recorded: the tape's limit, or out of memory */
+static ad_errclass nomem(const ad_tape *t, ad_diag *d)
+{
+    if (!t->full) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    ad_errclass e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes",
+                                t->limit < INT32_MAX ? t->limit : INT32_MAX);
+    if (d) d->hint = AD_HINT_TAPE_LIMIT;
+    return e;
+}
 
 static ad_errclass too_many(const ad_tape *t, int line, int col, ad_diag *d)
 {
@@ -197,7 +205,7 @@ static ad_errclass guard_bound(ad_tape *t, adi_prog *g, const span *b, int32_t n
     char text[40];
     snprintf(text, sizeof text, "%.17g", v);
     int32_t k = adi_rec_const(t, v, text, strlen(text), b->line, b->col);
-    if (k < 0 || adi_rec_op(t, AD_OP_EQ, node, k, b->line, b->col) < 0) return nomem(d);
+    if (k < 0 || adi_rec_op(t, AD_OP_EQ, node, k, b->line, b->col) < 0) return nomem(t, d);
     return AD_E_NONE;
 }
 
@@ -208,7 +216,7 @@ static ad_errclass bind_loopvar(ad_tape *t, adi_prog *g, size_t name, size_t nl,
     char text[40];
     snprintf(text, sizeof text, "%.17g", k);
     int32_t node = adi_rec_const(t, k, text, strlen(text), at->line, at->col);
-    if (node < 0 || adi_symtab_set(&g->bindings, g->src + name, nl, node) < 0) return nomem(d);
+    if (node < 0 || adi_symtab_set(&g->bindings, g->src + name, nl, node) < 0) return nomem(t, d);
     return AD_E_NONE;
 }
 
@@ -260,7 +268,7 @@ static ad_errclass run_for(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *
     /* the loop variable: bound to a constant for each iteration, then
      * back to what it was */
     int32_t prev = adi_symtab_get(&g->bindings, s + name, nl);
-    if (adi_grow((void **)&g->loopvar, &g->loopvarcap, g->nloopvar + 1, sizeof *g->loopvar) < 0) return nomem(d);
+    if (adi_grow((void **)&g->loopvar, &g->loopvarcap, g->nloopvar + 1, sizeof *g->loopvar) < 0) return nomem(t, d);
     g->loopvar[g->nloopvar++] = (adi_loopvar){name, nl, st->line, st->col};
     if (none) {
         /* parsed once, with the loop variable at its first value */

@@ -69,7 +69,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
-        if (!isfinite(y)) return adi_err_domain(t, w, i, ADI_INF_REASON, d);
+        if (!isfinite(y) && adi_feeds(t, i)) return adi_err_domain(t, w, i, ADI_INF_REASON, d);
         double p[2];
         int wide;
         adi_sweep_partials(t, v, i, aa, ab, pol, &nd, p, &wide);

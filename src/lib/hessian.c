@@ -44,7 +44,8 @@ static size_t backward(const ad_tape *t, ad_work *w, size_t k, ad_policy pol, in
                 q[1] = 0;
             }
         /* a second derivative that is infinite (x^1.5 at 0) is singular too */
-        int bad2 = (aa && !isfinite(q[0])) || (aa && ab && !isfinite(q[1])) || (ab && !isfinite(q[2]));
+        int bad2 = adi_feeds(t, i) &&
+                   ((aa && !isfinite(q[0])) || (aa && ab && !isfinite(q[1])) || (ab && !isfinite(q[2])));
         if (bad2 && adi_policy_higher(pol, nd, i, ADI_SINGULAR_HIGHER)) {
             if (!isfinite(q[0])) q[0] = 0;
             if (!isfinite(q[1])) q[1] = 0;

@@ -98,9 +98,25 @@ static int32_t memory_error(const ad_tape *t, ad_diag *d, ad_errclass *e)
     return -1;
 }
 
-static int32_t parse(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
-                     const adi_param *params, size_t nparams, int depth, int want_cond, int *truth,
-                     ad_diag *d, ad_errclass *e)
+/* a loop's span replayed from its notes (memo.c): its root node; out of
+ * line, so that its locals stay out of parse's frame, which nests once per
+ * level of user functions */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int32_t replay(ad_tape *t, adi_prog *prog, long mi, int *truth, ad_diag *d, ad_errclass *e)
+{
+    int32_t root;
+    int tr;
+    if (adi_memo_replay(t, prog, mi, &root, &tr) < 0 || t->nomem) return memory_error(t, d, e);
+    *e = AD_E_NONE;
+    if (truth) *truth = tr;
+    return root;
+}
+
+int32_t adi_parse_any(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
+                      const adi_param *params, size_t nparams, int depth, int want_cond, int *truth, ad_diag *d,
+                      ad_errclass *e)
 {
     if (len > (size_t)INT32_MAX - 2 || off > (size_t)INT32_MAX - 2 - len) {
         *e = ad_diag_set(d, AD_E_SYNTAX, 0, 0, "program longer than 2 GiB");
@@ -109,14 +125,7 @@ static int32_t parse(ad_tape *t, adi_prog *prog, size_t off, size_t len, int lin
     /* a loop's span: replayed from its notes, or noted as it is parsed */
     int memo = prog->inloop && depth == 0 && !params && !prog->checking;
     long mi = memo ? adi_memo_find(prog, off, len, want_cond) : -1;
-    if (mi >= 0 && adi_memo_usable(prog, mi)) {
-        int32_t root;
-        int tr;
-        if (adi_memo_replay(t, prog, mi, &root, &tr) < 0 || t->nomem) return memory_error(t, d, e);
-        *e = AD_E_NONE;
-        if (truth) *truth = tr;
-        return root;
-    }
+    if (mi >= 0 && adi_memo_usable(prog, mi)) return replay(t, prog, mi, truth, d, e);
     adi_pctx P;
     memset(&P, 0, sizeof P);
     P.capturing = memo && (mi < 0 || adi_memo_retry(prog, mi));
@@ -194,17 +203,10 @@ static int32_t parse(ad_tape *t, adi_prog *prog, size_t off, size_t len, int lin
     return P.root;
 }
 
-int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
-                      const adi_param *params, size_t nparams, int depth, ad_diag *d,
-                      ad_errclass *e)
-{
-    return parse(t, prog, off, len, line, col, params, nparams, depth, 0, NULL, d, e);
-}
-
 int adi_parse_cond(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col, ad_diag *d,
                    ad_errclass *e)
 {
     int truth = 0;
-    parse(t, prog, off, len, line, col, NULL, 0, 0, 1, &truth, d, e);
+    adi_parse_any(t, prog, off, len, line, col, NULL, 0, 0, 1, &truth, d, e);
     return *e ? -1 : truth;
 }

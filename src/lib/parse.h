@@ -103,7 +103,20 @@ int adi_is_else(const char *s, size_t end, size_t i);
 /* the C stack nested inlining may use: 64 levels take about 110 KB, so
  * they fit, and a stack limit of 256 KB still ends in the clear error of
  * the depth limit, not a crash (tests/hostile.test) */
+#if defined(__SANITIZE_ADDRESS__)
+#define ADI_SANITIZED_STACK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ADI_SANITIZED_STACK 1
+#endif
+#endif
+#ifdef ADI_SANITIZED_STACK
+/* AddressSanitizer's frames are three to four times larger (red zones), and
+ * its builds run on the default 8 MB stack: the same 64 levels fit */
+#define ADI_INLINE_STACK (768 * 1024)
+#else
 #define ADI_INLINE_STACK (192 * 1024)
+#endif
 
 /* an expression's meaning: a number (its node, cond -1) or a condition
  * (node -1, cond its outcome: 0 or 1) */
@@ -183,9 +196,20 @@ long adi_user_function(const adi_pctx *P, const char *name, size_t len);
 /* Parses src[off..off+len) of prog (positions counted from line:col) as one
  * expression and records it; returns its root node, or -1 with *e and d
  * set.  params bind names while a user function is inlined. */
-int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
-                      const adi_param *params, size_t nparams, int depth, ad_diag *d,
+int32_t adi_parse_any(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
+                      const adi_param *params, size_t nparams, int depth, int want_cond, int *truth, ad_diag *d,
                       ad_errclass *e);
+/* (a wrapper of no frame of its own: user functions' bodies parse nested,
+ * a level at a time, under the stack guard of call.c) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int32_t adi_parse_span(ad_tape *t, adi_prog *prog, size_t off, size_t len, int line, int col,
+                                     const adi_param *params, size_t nparams, int depth, ad_diag *d,
+                                     ad_errclass *e)
+{
+    return adi_parse_any(t, prog, off, len, line, col, params, nparams, depth, 0, NULL, d, e);
+}
 /* The outcome of comparison code (AD_OP_LT ... AD_OP_NE) of nodes a and b
  * by their recorded values; when either depends on an input (and P is not
  * skipping), the outcome is recorded as a guard at line:col.  Leaves

@@ -118,7 +118,7 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         act[i] = (unsigned char)(act[c.a] || (c.b >= 0 && act[c.b]));
-        if (act[i] && !isfinite(v[i])) return adi_err_domain(t, w, i, ADI_INF_REASON, d);
+        if (act[i] && !isfinite(v[i]) && adi_feeds(t, i)) return adi_err_domain(t, w, i, ADI_INF_REASON, d);
     }
     adi_nondiff nd;
     backward(t, w, pol, wout, magnitudes, &nd);

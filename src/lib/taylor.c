@@ -420,7 +420,7 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
         int aa = act[c.a], ab = c.b >= 0 && act[c.b];
         act[i] = (unsigned char)(aa || ab);
         if (!act[i]) continue;
-        if (!isfinite(v[i])) { e = adi_err_domain(t, w, i, ADI_INF_REASON, d); goto out; }
+        if (!isfinite(v[i]) && adi_feeds(t, i)) { e = adi_err_domain(t, w, i, ADI_INF_REASON, d); goto out; }
         const double *A = C + (size_t)c.a * m, *B = c.b >= 0 ? C + (size_t)c.b * m : cb;
         if (c.b < 0) memset(cb, 0, m * sizeof *cb);
         double p[2];
@@ -437,7 +437,7 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
             }
         kernel((int)c.op, A, B, Y, &T);
         /* an infinite higher derivative (x^1.5 at 0, order 2) is singular */
-        for (int k = 1; k <= K; k++) {
+        for (int k = 1; k <= K && adi_feeds(t, i); k++) {
             if (isfinite(Y[k])) continue;
             /* (a point already noted keeps its first status) */
             if ((pol == AD_ZERO_SUBGRAD || nd.sing == SIZE_MAX) &&

@@ -24,6 +24,10 @@ struct ad_work {
 /* frees a workspace's paths (path.c) */
 void adi_paths_free(struct adi_paths *P);
 
+/* 1 when an output depends on node i (with guards, the others feed
+ * conditions only and take no part in any derivative: tape.h's feeds) */
+static inline int adi_feeds(const ad_tape *t, size_t i) { return !t->feeds || t->feeds[i]; }
+
 /* makes room for n nodes (and n*k tangents when k > 0); 0 or -1 */
 int adi_work_reserve(ad_work *w, size_t n, size_t k, int need_adj);
 /* the block's arrays for binding ni tape inputs to the caller's rows
