@@ -12,6 +12,7 @@ typedef struct {
     size_t cap, count;     /* cap is a power of two, or 0 */
     char *keys;            /* all keys, back to back */
     size_t keys_len, keys_cap;
+    size_t gen;            /* changes when a key comes or goes, or slots move */
 } adi_symtab;
 
 void adi_symtab_init(adi_symtab *s);
@@ -25,5 +26,9 @@ int adi_symtab_put(adi_symtab *s, const void *key, size_t len, int32_t val);
 int adi_symtab_set(adi_symtab *s, const void *key, size_t len, int32_t val);
 /* removes key (absent keys are ignored); it needs no memory */
 void adi_symtab_forget(adi_symtab *s, const void *key, size_t len);
+/* the slot of key, or -1; while gen stays the same, the slot holds key and
+ * adi_symtab_slot_value reads its value as set last (memo.c's names) */
+int32_t adi_symtab_slot(const adi_symtab *s, const void *key, size_t len);
+int32_t adi_symtab_slot_value(const adi_symtab *s, int32_t slot);
 
 #endif
