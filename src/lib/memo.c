@@ -32,6 +32,11 @@ struct adi_mstep {
     double v;              /* M_CONST: the value... */
     char text[40];         /* ...and its text (len bytes) */
     int32_t node;          /* the node it gave when it was parsed */
+    /* M_NAME: how it resolved at the last replay (see name) */
+    int cached;
+    size_t bgen, vgen;     /* the generations of the bindings and the inputs then */
+    int32_t slot;          /* its slot among the bindings, or -1: an input... */
+    int32_t input;         /* ...this node */
 };
 
 struct adi_memo {
@@ -230,9 +235,31 @@ void adi_memo_keep(adi_prog *g, adi_pctx *P, size_t off, size_t len, int cond, i
     }
 }
 
+/* a name's node.  Looking it up again (bindings, then inputs) each time
+ * round was a fifth of a loop's recording; while neither table has gained
+ * or lost a key since the last replay, the name is where it was then: a
+ * binding in the same slot (whose value is the latest assignment) or the
+ * same input.  The notes are the recording's own (one tape). */
+static int32_t name(adi_pctx *P, adi_prog *g, struct adi_mstep *s)
+{
+    const ad_tape *t = P->t;
+    if (s->cached && s->bgen == g->bindings.gen) {
+        if (s->slot >= 0) return adi_symtab_slot_value(&g->bindings, s->slot);
+        if (s->vgen == t->vars.gen) return s->input;
+    }
+    int32_t r = adi_resolve_name(P, g->src + s->off, s->len, s->line, s->col);
+    if (r < 0) return r;
+    s->cached = 1;
+    s->bgen = g->bindings.gen;
+    s->vgen = t->vars.gen;
+    s->slot = adi_symtab_slot(&g->bindings, g->src + s->off, s->len);
+    s->input = r;
+    return r;
+}
+
 int adi_memo_replay(ad_tape *t, adi_prog *g, long mi, int32_t *root, int *truth)
 {
-    const struct adi_memo *m = &g->memo[mi];
+    struct adi_memo *m = &g->memo[mi];
     int32_t node[ADI_MEMO_STEPS];
     adi_pctx P;
     memset(&P, 0, sizeof P);
@@ -243,10 +270,10 @@ int adi_memo_replay(ad_tape *t, adi_prog *g, long mi, int32_t *root, int *truth)
     volatile int tr = 0;
     if (setjmp(P.oom)) return -1;
     for (size_t i = 0; i < m->n; i++) {
-        const struct adi_mstep *s = &m->step[i];
+        struct adi_mstep *s = &m->step[i];
         int32_t r = 0;
         switch (s->kind) {
-        case M_NAME: r = adi_resolve_name(&P, g->src + s->off, s->len, s->line, s->col); break;
+        case M_NAME: r = name(&P, g, s); break;
         case M_CONST: r = s->node; break;   /* constants are shared: the node of the parse */
         case M_OP: r = adi_rec_op(t, s->code, node[s->a], s->b >= 0 ? node[s->b] : -1, s->line, s->col); break;
         case M_CMP:

@@ -428,7 +428,10 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
         return define(t, g, st, d);
     case AD_STMT_ASSIGN: {
         const char *name = src + st->name_off;
-        const char *what = taken(g, name, st->name_len);
+        /* a name bound already was found free when it was first assigned
+         * (and a function cannot take a variable's name): a loop's
+         * assignments skip the look-up among the built-ins */
+        const char *what = adi_symtab_get(&g->bindings, name, st->name_len) >= 0 ? NULL : taken(g, name, st->name_len);
         if (what) {
             char fmt[80];
             snprintf(fmt, sizeof fmt, "cannot assign to '%%s': it is %s", what);
