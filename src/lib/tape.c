@@ -38,8 +38,6 @@ void ad_tape_free(ad_tape *t)
     if (!t) return;
     free(t->code);
     free(t->pos);
-    free(t->code2);
-    free(t->pos2);
     free(t->cval);
     free(t->text);
     free(t->rcval);
@@ -210,33 +208,41 @@ size_t adi_tape_leaf(const ad_tape *t, int32_t r)
     return lo;
 }
 
+/* Renumbering in place: a tape of millions of nodes (a loop's) spent more
+ * on the fresh pages of a second copy than on the work.  Operations move
+ * down over the dead nodes and leaves (each goes to no later index than
+ * its own), then up past the leaves in one memmove; the leaves' positions
+ * wait in a buffer of their own meanwhile. */
 int adi_tape_finish(ad_tape *t)
 {
     if (t->nomem) return -1;
-    /* the recording's values have decided its path: not needed past here */
-    free(t->rval);
-    free(t->rdep);
-    t->rval = NULL;
-    t->rdep = NULL;
-    t->rvalcap = t->rdepcap = 0;
     size_t n = t->n, nl = t->nleaves;
-    size_t ccap = t->cap2, pcap = t->cap2;
-    if (adi_grow((void **)&t->code2, &ccap, n, sizeof *t->code2) < 0 ||
-        adi_grow((void **)&t->pos2, &pcap, n, sizeof *t->pos2) < 0 ||
-        adi_grow((void **)&t->map, &t->mapcap, n, sizeof *t->map) < 0)
+    /* the recording's values have decided its path: their buffers are
+     * spare from here (adi_tape_lend_spare), and its flags of dependence
+     * become the flags of liveness */
+    if (!t->live && t->rdep && t->rdepcap >= n) {
+        t->live = t->rdep;
+        t->livecap = t->rdepcap;
+        t->rdep = NULL;
+        t->rdepcap = 0;
+    }
+    if (adi_grow((void **)&t->map, &t->mapcap, n, sizeof *t->map) < 0 ||
+        adi_grow((void **)&t->live, &t->livecap, n, 1) < 0)
         return -1;
-    t->cap2 = ccap < pcap ? ccap : pcap;
     free(t->cval);
     free(t->text);
     t->cval = adi_malloc((t->nconsts ? t->nconsts : 1) * sizeof *t->cval);
     t->text = adi_malloc((nl ? nl : 1) * sizeof *t->text);
-    if (!t->cval || !t->text) return -1;
+    adi_pos *lpos = adi_malloc((nl ? nl : 1) * sizeof *lpos);
+    if (!t->cval || !t->text || !lpos) {
+        free(lpos);
+        return -1;
+    }
 
     /* dead code: operations and constants no output depends on (a program's
      * unused statements, a function body checked but never called).  The
      * operands of a node were recorded before it, so one backward pass
      * finds what is live.  Inputs always stay. */
-    if (adi_grow((void **)&t->live, &t->livecap, n, 1) < 0) return -1;
     memset(t->live, 0, n);
     for (size_t o = 0; o < t->nout; o++) t->live[t->outs[o]] = 1;
     for (size_t r = n; r-- > 0;) {
@@ -257,28 +263,33 @@ int adi_tape_finish(ad_tape *t)
         size_t dst = t->code[r].op == AD_OP_INPUT ? in++ : cn++;
         t->map[r] = (uint32_t)dst;
         t->text[dst] = t->rtext[l];
+        lpos[dst] = t->pos[r];
         if (dst >= t->ninputs) t->cval[dst - t->ninputs] = t->rcval[l];
     }
-    size_t next = t->ninputs + nconsts;
+    /* then the operations, in execution order (an operand, recorded
+     * before its user, has its new index already) */
+    size_t nleaf = t->ninputs + nconsts, k = 0;
+    t->nguards = 0;
     for (size_t r = 0; r < n; r++) {
         ad_instr c = t->code[r];
-        size_t dst;
-        if (!t->live[r]) continue;
-        if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
-            dst = t->map[r];
-        } else {
-            dst = next++;
-            t->map[r] = (uint32_t)dst;
-            if (c.a >= 0) c.a = (int32_t)t->map[c.a];
-            if (c.b >= 0) c.b = (int32_t)t->map[c.b];
-        }
-        t->code2[dst] = c;
-        t->pos2[dst] = t->pos[r];
+        if (!t->live[r] || c.op == AD_OP_INPUT || c.op == AD_OP_CONST) continue;
+        t->map[r] = (uint32_t)(nleaf + k);
+        if (c.a >= 0) c.a = (int32_t)t->map[c.a];
+        if (c.b >= 0) c.b = (int32_t)t->map[c.b];
+        t->nguards += adi_op_is_guard(c.op);
+        t->code[k] = c;   /* k <= r: nothing unread is overwritten */
+        t->pos[k++] = t->pos[r];
     }
+    memmove(t->code + nleaf, t->code, k * sizeof *t->code);
+    memmove(t->pos + nleaf, t->pos, k * sizeof *t->pos);
+    for (size_t i = 0; i < nleaf; i++) {
+        t->code[i] = (ad_instr){i < t->ninputs ? AD_OP_INPUT : AD_OP_CONST, -1, -1};
+        t->pos[i] = lpos[i];
+    }
+    free(lpos);
     for (size_t o = 0; o < t->nout; o++) t->outs[o] = (int32_t)t->map[t->outs[o]];
+    size_t next = nleaf + k;
     t->n = next;
-    t->nguards = 0;
-    for (size_t i = t->ninputs + nconsts; i < next; i++) t->nguards += adi_op_is_guard(t->code2[i].op);
     free(t->feeds);
     t->feeds = NULL;
     if (t->nguards) {
@@ -288,21 +299,37 @@ int adi_tape_finish(ad_tape *t)
         for (size_t o = 0; o < t->nout; o++) t->feeds[t->outs[o]] = 1;
         for (size_t i = next; i-- > 0;) {
             if (!t->feeds[i]) continue;
-            if (t->code2[i].a >= 0) t->feeds[t->code2[i].a] = 1;
-            if (t->code2[i].b >= 0) t->feeds[t->code2[i].b] = 1;
+            if (t->code[i].a >= 0) t->feeds[t->code[i].a] = 1;
+            if (t->code[i].b >= 0) t->feeds[t->code[i].b] = 1;
         }
     }
-    /* swap buffers: the old ones are kept as capacity for the next recording */
-    ad_instr *tc = t->code; t->code = t->code2; t->code2 = tc;
-    adi_pos *tp = t->pos; t->pos = t->pos2; t->pos2 = tp;
-    size_t cap = t->cap; t->cap = t->cap2; t->cap2 = cap;
     return 0;
+}
+
+void adi_tape_lend_spare(ad_tape *t, int32_t **map, unsigned char **flags, double **vals)
+{
+    *map = NULL;
+    *flags = NULL;
+    *vals = NULL;
+    if (t->rval && t->rvalcap >= t->n) {
+        *vals = t->rval;
+        t->rval = NULL;
+        t->rvalcap = 0;
+    }
+    if (t->map && t->mapcap >= t->n) {
+        *map = (int32_t *)t->map;
+        t->map = NULL;
+        t->mapcap = 0;
+    }
+    if (t->live && t->livecap >= t->n) {
+        *flags = t->live;
+        t->live = NULL;
+        t->livecap = 0;
+    }
 }
 
 void adi_tape_release_spare(ad_tape *t)
 {
-    free(t->code2);
-    free(t->pos2);
     free(t->map);
     free(t->live);
     free(t->rcval);
@@ -313,14 +340,12 @@ void adi_tape_release_spare(ad_tape *t)
     t->rval = NULL;
     t->rdep = NULL;
     t->rvalcap = t->rdepcap = 0;
-    t->code2 = NULL;
-    t->pos2 = NULL;
     t->map = NULL;
     t->live = NULL;
     t->rcval = NULL;
     t->rtext = NULL;
     t->rleaf = NULL;
-    t->cap2 = t->mapcap = t->livecap = t->leafcap = 0;
+    t->mapcap = t->livecap = t->leafcap = 0;
     t->nleaves = 0;
     adi_symtab_free(&t->vars);
     adi_symtab_free(&t->consts);

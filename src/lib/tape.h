@@ -45,9 +45,6 @@ struct ad_tape {
     adi_text *text;       /* ninputs + nconsts leaf texts (after finish) */
 
     /* recording state */
-    ad_instr *code2;     /* second buffer for the renumbering */
-    adi_pos *pos2;
-    size_t cap2;
     double *rcval;       /* constant value of each leaf, in recording order */
     adi_text *rtext;
     int32_t *rleaf;      /* recording index of each leaf, in recording order */
@@ -93,6 +90,11 @@ int adi_tape_add_output(ad_tape *t, int32_t node);
 /* frees what only recording needs, on a finished tape (its nodes, values,
  * texts and outputs stay) */
 void adi_tape_release_spare(ad_tape *t);
+/* what finished tape t keeps as spare capacity, for a copy being made of
+ * it: buffers of at least t's node count, handed out as *map and *flags
+ * (NULL when t has none; the caller frees them).  The fresh pages of a copy
+ * of millions of nodes cost more than recording it. */
+void adi_tape_lend_spare(ad_tape *t, int32_t **map, unsigned char **flags, double **vals);
 /* renumbers to inputs, constants, operations; 0 or -1 when out of memory */
 int adi_tape_finish(ad_tape *t);
 
