@@ -73,21 +73,19 @@ static uint64_t fnv_names(uint64_t h, const char *const *v, size_t n)
     return fnv(h, &n, sizeof n);
 }
 
-/* a hash of tape t's path: its instructions and constants */
+/* a hash of tape t's path.  A program's tape is decided by the outcomes
+ * of its comparisons on inputs, and each outcome is a guard (the other
+ * outcome a different guard op), so two tapes of one program are the same
+ * path when their guards, and where they stand, are: only the guards are
+ * hashed, not the millions of other nodes of a loop's tape. */
 static uint64_t path_hash(const ad_tape *t)
 {
-    /* a word at a time: tapes of millions of nodes */
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < t->n; i++) {
+    uint64_t h = 0xcbf29ce484222325ULL ^ t->n;
+    for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
         const ad_instr c = t->code[i];
-        h = (h ^ ((uint64_t)c.op << 32 ^ (uint32_t)c.a)) * 0x100000001b3ULL;
-        h = (h ^ (uint32_t)c.b) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 29;
-    }
-    for (size_t i = 0; i < t->nconsts; i++) {
-        uint64_t v;
-        memcpy(&v, &t->cval[i], sizeof v);
-        h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
+        if (!adi_op_is_guard(c.op)) continue;
+        h = (h ^ ((uint64_t)i << 8 ^ c.op)) * 0x100000001b3ULL;
+        h = (h ^ ((uint64_t)(uint32_t)c.a << 32 ^ (uint32_t)c.b)) * 0x9E3779B97F4A7C15ULL;
         h ^= h >> 29;
     }
     return h;
