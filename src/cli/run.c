@@ -86,6 +86,18 @@ ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, 
     return e ? e : cli_derive_tape(o, n, t, w, pt, d);
 }
 
+/* with --stats at a point: the tape derived, when the program's control
+ * flow had it recorded again at the point (the lines of cli_prepare
+ * describe the recording made before any point was known) */
+static void path_stats(const ad_tape *t, const ad_tape *u)
+{
+    if (!u || u == t) return;
+    size_t ni = ad_tape_ninputs(u), nc = ad_tape_nconsts(u), n = ad_tape_size(u);
+    fprintf(stderr, "adcalc: path: recorded again at the point: %zu nodes (%zu inputs, %zu constants, "
+                    "%zu operations, %zu of them guards), %zu bytes\n",
+            n, ni, nc, n - ni - nc, ad_tape_nguards(u), n * ad_node_bytes());
+}
+
 ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work *w, cli_point *pt, ad_diag *d)
 {
     memset(pt, 0, sizeof *pt);
@@ -102,6 +114,7 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     pt->chk.items = pt->items;
     if ((e = ad_derive(pt->plan, w, o->at.values, pt->row, o->check ? &pt->chk : NULL, d))) return e;
     pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL};
+    if (o->stats) path_stats(t, ad_work_tape(w));
     return AD_E_NONE;
 }
 
