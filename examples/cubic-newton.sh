@@ -26,7 +26,9 @@
 # what was computed but not the solution's 1/4.  A Newton step taken at the
 # root has the solution's first derivative whatever the derivative of its
 # start (f = 0 there), so finishing with one more step fixes dz/dp; a
-# second one fixes d2z/dp2 too.
+# second one fixes d2z/dp2 too.  --check does not catch it: the points of
+# its stencil, p = 2 +- h, run iterations, another path, so it gives no
+# verdict ("branch").
 #
 # Checked against: mpmath at 50 digits (findroot, and the derivatives from
 # the implicit function theorem): p = 0.5: z = 0.42385379906978327,
@@ -69,6 +71,8 @@ paste -d ' ' p.rows loop.rows closed.rows | awk '
     }'
 echo "# p = 2: z = 1 is the root already, no iteration runs: the derivatives of a constant"
 "$adcalc" -f cubic.ad -at p=2 --hessian
+echo "# ... and --check cannot tell: its stencil's points run iterations, another path"
+"$adcalc" -f cubic.ad -at p=2 --check | grep '^p '
 echo "# ... one more Newton step after the loop gives the solution's dz/dp = 1/4"
 sed '$d' cubic.ad >cubic1.ad
 printf 'z = z - (z^3 + z - p)/(3*z^2 + 1)\nz\n' >>cubic1.ad
