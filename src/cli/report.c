@@ -77,10 +77,10 @@ static void position(const cli_source *s, const ad_diag *d, long *line, int *col
     *col = d->col + (s->echo && d->line == s->echo_at ? s->col_shift : 0);
 }
 
-static void json(cli_buf *b, const cli_where *at, const ad_diag *d, const char *msg)
+void cli_json_error(cli_buf *b, const cli_where *at, const ad_diag *d, const char *msg)
 {
     const char *tag = ad_err_tag(d->cls);
-    cli_buf_puts(b, "{\"error\": {\"tag\": ");
+    cli_buf_puts(b, "{\"tag\": ");
     cli_buf_json_string(b, tag, strlen(tag));
     cli_buf_puts(b, ", \"message\": ");
     cli_buf_json_string(b, msg, strlen(msg));
@@ -96,7 +96,14 @@ static void json(cli_buf *b, const cli_where *at, const ad_diag *d, const char *
         cli_buf_json_string(b, at->file, strlen(at->file));
         if (at->line > 0) cli_buf_printf(b, ", \"%s\": %ld", at->row ? "row" : "line", at->line);
     }
-    cli_buf_puts(b, "}}\n");
+    cli_buf_putc(b, '}');
+}
+
+static void json(cli_buf *b, const cli_where *at, const ad_diag *d, const char *msg)
+{
+    cli_buf_puts(b, "{\"error\": ");
+    cli_json_error(b, at, d, msg);
+    cli_buf_puts(b, "}\n");
 }
 
 static void text(cli_buf *b, const cli_where *at, const ad_diag *d, const char *msg)

@@ -7,6 +7,7 @@
 
 #include "adcalc.h"
 #include "options.h"
+#include "buf.h"
 
 /* what a diagnostic points at (all fields optional) */
 typedef struct {
@@ -23,6 +24,9 @@ typedef struct {
 int cli_exit_code(ad_errclass cls);   /* 0, 1 .. 5 as documented */
 /* d's message with the command's words for its hint, into buf */
 const char *cli_message(const ad_diag *d, char *buf, size_t n);
+/* d's error as a JSON object ({"tag": ..., "message": msg, and where}):
+ * the diagnostic's, and a failed expression's record's (results.c) */
+void cli_json_error(cli_buf *b, const cli_where *at, const ad_diag *d, const char *msg);
 /* prints d on stderr, in o's format (o may be NULL: text) */
 void cli_report(const cli_options *o, const cli_where *at, const ad_diag *d);
 /* a diagnostic without a position: cls and the formatted message */

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "results.h"
+#include "report.h"
 
 /* ---- JSON ---- */
 
@@ -337,12 +338,18 @@ static void text_check(cli_buf *b, const cli_options *o, const cli_answer *a, co
     cli_buf_printf(b, "%sresult: %s\n", indent, chk->failed ? "FAIL" : "pass");
 }
 
+/* each expression prints its value alone (no derivative or check asked
+ * for): then as bc prints it, else in labelled lines */
+static int bare(const cli_options *o)
+{
+    return !o->grad && !o->jacobian && !o->seed.n && !o->order && !o->hessian && !o->check;
+}
+
 void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const cli_answer *a, int several)
 {
     const ad_layout *L = ad_plan_layout(a->plan);
     int p = o->precision;
-    if (L->grad == AD_ABSENT && L->jvp == AD_ABSENT && !L->order && L->hessian == AD_ABSENT && L->hvp == AD_ABSENT &&
-        !a->chk) {
+    if (bare(o)) {
         /* a bare value, as bc prints it */
         cli_buf_number(b, a->row[0], p);
         cli_buf_putc(b, '\n');
@@ -408,6 +415,28 @@ void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, s
     } else {
         cli_print_text(b, o, src, a, several);
     }
+}
+
+void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
+                       const cli_source *at, const ad_diag *d)
+{
+    char msg[600];
+    cli_message(d, msg, sizeof msg);
+    if (o->format == CLI_FMT_JSON) {
+        cli_buf_puts(b, joint ? "{\"exprs\": " : "{\"expr\": ");
+        cli_json_exprs(b, src, n, joint);
+        cli_buf_puts(b, ", \"error\": ");
+        cli_json_error(b, &(cli_where){.src = at}, d, msg);
+        cli_buf_puts(b, "}\n");
+        return;
+    }
+    const char *indent = "";
+    if (several && !joint && !bare(o)) {
+        put_source_line(b, src, 200);
+        cli_buf_puts(b, "\n");
+        indent = "  ";
+    }
+    cli_buf_printf(b, "%serror: %s [%s]\n", indent, msg, ad_err_tag(d->cls));
 }
 
 /* ---- batch rows ---- */

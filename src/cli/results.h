@@ -32,6 +32,13 @@ void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joi
  * it when several) */
 void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
                       const cli_answer *a);
+/* the record of an expression (or, joint, of the n outputs of one tape)
+ * that failed with d, at source at: printed in its place, so that the
+ * records of the others keep theirs.  Text: "error: MESSAGE [TAG]" (under
+ * its header when several expressions print labelled blocks); JSON: the
+ * object of cli_print_json with an "error" member instead of results */
+void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
+                       const cli_source *at, const ad_diag *d);
 /* a batch row: the numbers separated by sep; the header row names them */
 void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec);
 void cli_print_header(cli_buf *b, const ad_plan *p, char sep);

@@ -118,8 +118,18 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     return AD_E_NONE;
 }
 
+/* b, composed whole, onto stdout, then freed: 0, -1 when it could not be
+ * written, -2 out of memory (reported here) */
+static int emit(const cli_options *o, cli_buf *b)
+{
+    int rc = b->nomem ? -2 : cli_buf_flush(b, stdout) < 0 ? -1 : 0;
+    cli_buf_free(b);
+    if (rc == -2) cli_error(o, NULL, AD_E_IO, "out of memory");
+    return rc;
+}
+
 /* prints (or lists the tape of) one answer: 0, CLI_EXIT_CHECK_FAILED, or
- * -1 when it could not be written */
+ * as emit */
 static int show(const cli_options *o, const cli_source *s, const ad_tape *t, const ad_work *w, const cli_point *pt,
                 int joint)
 {
@@ -129,14 +139,19 @@ static int show(const cli_options *o, const cli_source *s, const ad_tape *t, con
                                                                                                           : checked;
     cli_buf b = {0};
     cli_print_answer(&b, o, joint ? o->src : s, joint ? o->nsrc : 1, joint, o->nsrc > 1, &pt->answer);
-    if (b.nomem) {
-        cli_buf_free(&b);
-        cli_error(o, NULL, AD_E_IO, "out of memory");
-        return -2;
-    }
-    int rc = cli_buf_flush(&b, stdout);
-    cli_buf_free(&b);
-    return rc < 0 ? -1 : checked;
+    int rc = emit(o, &b);
+    return rc < 0 ? rc : checked;
+}
+
+/* among several expressions, a failed one's record in its place, so that
+ * a script reading them line by line takes each where it expects it; as
+ * emit */
+static int failure(const cli_options *o, const cli_source *src, size_t n, int joint, const cli_source *at,
+                   const ad_diag *d)
+{
+    cli_buf b = {0};
+    cli_print_failure(&b, o, src, n, joint, 1, at, d);
+    return emit(o, &b);
 }
 
 int cli_run(const cli_options *o)
@@ -161,6 +176,9 @@ int cli_run(const cli_options *o)
             if (!status || e == AD_E_IO) status = cli_exit_code(e);
             cli_point_free(&pt);
             if (e == AD_E_IO) break;   /* out of memory is fatal: stop here */
+            int rc = o->nsrc > 1 && !o->dump ? failure(o, joint ? o->src : &o->src[i], joint ? o->nsrc : 1, joint, s, &d) : 0;
+            if (rc == -2) { status = cli_exit_code(AD_E_IO); break; }
+            if (rc < 0) break;   /* a write error: main reports it */
             continue;
         }
         int rc = show(o, &o->src[i], t, w, &pt, joint);
