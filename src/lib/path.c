@@ -74,10 +74,11 @@ static uint64_t fnv_names(uint64_t h, const char *const *v, size_t n)
 }
 
 /* a hash of tape t's path.  A program's tape is decided by the outcomes
- * of its comparisons on inputs, and each outcome is a guard (the other
- * outcome a different guard op), so two tapes of one program are the same
- * path when their guards, and where they stand, are: only the guards are
- * hashed, not the millions of other nodes of a loop's tape. */
+ * of its comparisons on inputs: each is a guard (the other outcome is
+ * another guard op), or, for a 'for' bound on an input, a guard that the
+ * bound equals a constant (another outcome: another constant).  So the
+ * guards, where they stand, and the constants identify a path: not the
+ * millions of other nodes of a loop's tape. */
 static uint64_t path_hash(const ad_tape *t)
 {
     uint64_t h = 0xcbf29ce484222325ULL ^ t->n;
@@ -86,6 +87,12 @@ static uint64_t path_hash(const ad_tape *t)
         if (!adi_op_is_guard(c.op)) continue;
         h = (h ^ ((uint64_t)i << 8 ^ c.op)) * 0x100000001b3ULL;
         h = (h ^ ((uint64_t)(uint32_t)c.a << 32 ^ (uint32_t)c.b)) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    for (size_t i = 0; i < t->nconsts; i++) {
+        uint64_t v;
+        memcpy(&v, &t->cval[i], sizeof v);
+        h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
         h ^= h >> 29;
     }
     return h;
