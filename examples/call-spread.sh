@@ -40,7 +40,7 @@ call(S, K1) - call(S, K2)
 PROG
 printf 'S K1 K2\n90 100 120\n104.5 100 120\n117 100 120\n130 100 120\n150 100 120\n' >spot.txt
 echo "# payoff and its derivatives on each piece (one batch run, three paths)"
-"$adcalc" -f spread.ad --points spot.txt --grad --stats 2>&1 |
+"$adcalc" -f spread.ad --points spot.txt --grad --format tsv --header --stats 2>&1 |
     grep -v '^adcalc: tape:' | grep -v '^adcalc: [0-9]* rows' | tee payoff.txt
 echo "# the same from the pieces, in awk"
 grep '^[0-9]' spot.txt >spot.rows; grep '^[-0-9]' payoff.txt >payoff.rows

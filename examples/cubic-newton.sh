@@ -51,10 +51,10 @@ z
 PROG
 printf 'p\n0.5\n10\n-3\n1000\n' >p.txt
 echo "# the loop, four values of p in one batch run (each a path of its own)"
-"$adcalc" -f cubic.ad --points p.txt --hessian --precision 17 --stats 2>&1 |
+"$adcalc" -f cubic.ad --points p.txt --hessian --format tsv --header --precision 17 --stats 2>&1 |
     grep -v '^adcalc: tape:' | grep -v '^adcalc: [0-9]* rows' | tee loop.txt
 echo "# the closed form z = 2/sqrt(3)*sinh(asinh(3*sqrt(3)*p/2)/3), no loop"
-"$adcalc" -e '2/sqrt(3)*sinh(asinh(3*sqrt(3)*p/2)/3)' --points p.txt --hessian --precision 17 |
+"$adcalc" -e '2/sqrt(3)*sinh(asinh(3*sqrt(3)*p/2)/3)' --points p.txt --hessian --format tsv --header --precision 17 |
     tee closed.txt
 echo "# the loop against the implicit function theorem (at the loop's z) and the closed form"
 rows() { grep '^[-0-9]' "$1"; }    # the rows of numbers, without the header

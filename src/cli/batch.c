@@ -136,7 +136,11 @@ static int columns(run *r, long *hline, char **first)
         cli_error(o, NULL, AD_E_IO, "cannot read '%s': %s", o->points, strerror(errno));
         return cli_exit_code(AD_E_IO);
     }
-    return cli_batch_read_header(P, r->in, &r->hdr, &r->hdrcap, hline, first);
+    int status = cli_batch_read_header(P, r->in, &r->hdr, &r->hdrcap, hline, first);
+    /* the output's separator, whatever the number of columns: a tab for
+     * --format tsv or a tab-separated input, else a comma */
+    P->osep = o->format == CLI_FMT_TSV || P->sep == '\t' ? '\t' : ',';
+    return status;
 }
 
 /* one workspace per thread */
@@ -200,9 +204,9 @@ static int path_stats(const run *r)
 static int rows(run *r, long hline, char *first)
 {
     const cli_options *o = r->P.o;
-    if (!o->binary && o->format != CLI_FMT_JSON) {
+    if (!o->binary && (o->format == CLI_FMT_TEXT || o->header)) {
         cli_buf b = {0};
-        cli_print_header(&b, r->P.plan, r->P.sep);
+        cli_print_header(&b, r->P.L, &(cli_columns){r->P.plan, NULL}, r->P.osep);
         int bad = b.nomem;
         cli_buf_flush(&b, stdout);
         cli_buf_free(&b);

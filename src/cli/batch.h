@@ -35,7 +35,8 @@ typedef struct {
     char **colnames;          /* their names */
     size_t nvars;             /* the point: the columns, then -at's values */
     const double *tail;       /* -at's values */
-    char sep;                 /* the separator of text rows, in and out */
+    char sep;                 /* the separator of the input's text rows */
+    char osep;                /* the separator of the output's text rows */
     const char *name;         /* the input's name for diagnostics */
     const char *exprs_json;   /* the expressions as a JSON value */
     int blocks;               /* rows go through the block replay */

@@ -42,7 +42,7 @@ static void format_row(cli_batch_chunk *c, const double *res, long line)
         cli_answer a = {P->plan, res, NULL};
         cli_print_json(&c->out, o, P->exprs_json, P->L->m > 1, line, &a);
     } else {
-        cli_print_row(&c->out, res, P->L->width, P->sep, o->precision);
+        cli_print_row(&c->out, res, P->L->width, P->osep, o->precision);
     }
 }
 

@@ -306,7 +306,7 @@ static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
 /* what the words of options.def stand for, in their order there */
 static const ad_mode modes[] = {AD_MODE_FORWARD, AD_MODE_REVERSE, AD_MODE_AUTO};   /* forward|reverse|auto */
 static const ad_policy policies[] = {AD_STRICT, AD_ZERO_SUBGRAD};                 /* strict|zero-subgrad */
-static const cli_format formats[] = {CLI_FMT_TEXT, CLI_FMT_JSON};                  /* text|json */
+static const cli_format formats[] = {CLI_FMT_TEXT, CLI_FMT_JSON, CLI_FMT_TSV};    /* text|json|tsv */
 static const int on_errors[] = {CLI_ON_ERROR_STOP, CLI_ON_ERROR_SKIP, CLI_ON_ERROR_NAN};   /* stop|skip|nan */
 static const ad_dump_format dumps[] = {AD_DUMP_TEXT, AD_DUMP_TSV, AD_DUMP_JSON, AD_DUMP_DOT}; /* text|tsv|json|dot */
 /* the sets of options of the rules are bits of a uint64_t */
@@ -366,6 +366,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_CHECK: o->check = 1; break;
     case CLI_OPT_BINARY: o->binary = 1; break;
     case CLI_OPT_STATS: o->stats = 1; break;
+    case CLI_OPT_HEADER: o->header = 1; break;
     case CLI_OPT_NO_OPTIMIZE: o->no_optimize = 1; break;
     case CLI_OPT_HELP: o->help = 1; break;
     case CLI_OPT_VERSION: o->version = 1; break;
@@ -531,10 +532,18 @@ static ad_errclass check_points_stdin(const cli_options *o, ad_diag *d)
     return AD_E_NONE;
 }
 
-static ad_errclass check_binary_json(const cli_options *o, ad_diag *d)
+static ad_errclass check_binary_format(const cli_options *o, ad_diag *d)
 {
-    if (o->binary && o->format == CLI_FMT_JSON)
-        return usage(d, "--binary cannot be combined with --format json", NULL, NULL);
+    if (o->binary && o->format != CLI_FMT_TEXT)
+        return usage(d, o->format == CLI_FMT_JSON ? "--binary cannot be combined with --format json"
+                                                  : "--binary cannot be combined with --format tsv", NULL, NULL);
+    return AD_E_NONE;
+}
+
+static ad_errclass check_header_tsv(const cli_options *o, ad_diag *d)
+{
+    if (o->header && o->format != CLI_FMT_TSV)
+        return usage(d, "--header needs --format tsv (text output has its own labels)", NULL, NULL);
     return AD_E_NONE;
 }
 

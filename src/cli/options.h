@@ -49,7 +49,7 @@ typedef struct {
     size_t n, cap;
 } cli_bindings;
 
-typedef enum { CLI_FMT_TEXT, CLI_FMT_JSON } cli_format;
+typedef enum { CLI_FMT_TEXT, CLI_FMT_JSON, CLI_FMT_TSV } cli_format;
 enum { CLI_ON_ERROR_STOP, CLI_ON_ERROR_SKIP, CLI_ON_ERROR_NAN };
 
 typedef struct {
@@ -70,6 +70,7 @@ typedef struct {
     int dump;                        /* --dump-tape given */
     ad_dump_format dumpfmt;
     cli_format format;
+    int header;                      /* --header (--format tsv) */
     int precision;                   /* 0: shortest round trip */
     int help, version;
     /* batch mode (batch.c) */

@@ -185,6 +185,8 @@ void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joi
     cli_buf_puts(b, "}\n");
 }
 
+static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, const double *row, const char *verdict);
+
 /* ---- text ---- */
 
 /* the i-th "label = number" line of an answer; 0 past the last */
@@ -403,7 +405,9 @@ void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a)
 void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
                       const cli_answer *a)
 {
-    if (o->format == CLI_FMT_JSON) {
+    if (o->format == CLI_FMT_TSV) {
+        cli_print_tsv(b, o, a);
+    } else if (o->format == CLI_FMT_JSON) {
         cli_buf ex = {0};
         cli_json_exprs(&ex, src, n, joint);
         cli_buf_putc(&ex, 0);
@@ -430,6 +434,14 @@ void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, 
         cli_buf_puts(b, "}\n");
         return;
     }
+    if (o->format == CLI_FMT_TSV) {
+        /* a line of nan for each line the answer would have had */
+        ad_request rq;
+        ad_layout L;
+        cli_request(o, joint, &rq);
+        if (ad_layout_of(&rq, joint ? n : 1, &L) == 0) tsv_lines(b, o, &L, NULL, "nan");
+        return;
+    }
     const char *indent = "";
     if (several && !joint && !bare(o)) {
         put_source_line(b, src, 200);
@@ -439,7 +451,7 @@ void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, 
     cli_buf_printf(b, "%serror: %s [%s]\n", indent, msg, ad_err_tag(d->cls));
 }
 
-/* ---- batch rows ---- */
+/* ---- tabular: --format tsv and the rows of batch mode ---- */
 
 void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec)
 {
@@ -450,22 +462,65 @@ void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int pr
     cli_buf_putc(b, '\n');
 }
 
-void cli_print_header(cli_buf *b, const ad_plan *p, char sep)
+/* the name of derivative column i */
+static const char *column(const cli_columns *c, size_t i) { return c->plan ? ad_plan_column(c->plan, i) : c->names[i]; }
+
+/* the names of one output's fields (a sep before each, but before the
+ * very first of the line), suffix after each */
+static void field_names(cli_buf *b, const ad_layout *L, const cli_columns *c, const char *suffix, char sep, int first)
 {
-    const ad_layout *L = ad_plan_layout(p);
+    if (!first) cli_buf_putc(b, sep);
+    cli_buf_printf(b, "value%s", suffix);
+    for (size_t j = 0; L->grad != AD_ABSENT && j < L->ncols; j++)
+        cli_buf_printf(b, "%cd/d%s%s", sep, column(c, j), suffix);
+    if (L->jvp != AD_ABSENT) cli_buf_printf(b, "%cjvp%s", sep, suffix);
+    for (size_t j = 0; L->hvp != AD_ABSENT && j < L->ncols; j++)
+        cli_buf_printf(b, "%chvp[%s]%s", sep, column(c, j), suffix);
+    for (size_t i = 0; L->hessian != AD_ABSENT && i < L->ncols; i++)
+        for (size_t j = 0; j < L->ncols; j++)
+            cli_buf_printf(b, "%cd2/d%sd%s%s", sep, column(c, i), column(c, j), suffix);
+    for (size_t k = 0; k < L->order; k++) cli_buf_printf(b, "%cf^(%zu)%s", sep, k + 1, suffix);
+}
+
+void cli_print_header(cli_buf *b, const ad_layout *L, const cli_columns *c, char sep)
+{
     for (size_t r = 0; r < L->m; r++) {
         char suffix[24] = "";
         if (L->m > 1) snprintf(suffix, sizeof suffix, "#%zu", r + 1);
-        if (r) cli_buf_putc(b, sep);
-        cli_buf_printf(b, "value%s", suffix);
-        for (size_t j = 0; L->grad != AD_ABSENT && j < L->ncols; j++)
-            cli_buf_printf(b, "%cd/d%s%s", sep, ad_plan_column(p, j), suffix);
-        if (L->jvp != AD_ABSENT) cli_buf_printf(b, "%cjvp%s", sep, suffix);
-        for (size_t j = 0; L->hvp != AD_ABSENT && j < L->ncols; j++)
-            cli_buf_printf(b, "%chvp[%s]%s", sep, ad_plan_column(p, j), suffix);
-        for (size_t i = 0; L->hessian != AD_ABSENT && i < L->ncols; i++)
-            for (size_t j = 0; j < L->ncols; j++)
-                cli_buf_printf(b, "%cd2/d%sd%s%s", sep, ad_plan_column(p, i), ad_plan_column(p, j), suffix);
+        field_names(b, L, c, suffix, sep, r == 0);
     }
     cli_buf_putc(b, '\n');
 }
+
+void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c)
+{
+    field_names(b, L, c, "", '\t', 1);
+    if (o->check) cli_buf_puts(b, "\tcheck");
+    cli_buf_putc(b, '\n');
+}
+
+/* one line per output: its fields (row, or nan for all when row is NULL),
+ * and with --check the verdict; then w^T J on a line of its own */
+static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, const double *row, const char *verdict)
+{
+    for (size_t r = 0; r < L->m; r++) {
+        for (size_t i = 0; i < L->per_out; i++) {
+            if (i) cli_buf_putc(b, '\t');
+            cli_buf_number(b, row ? row[r * L->per_out + i] : NAN, o->precision);
+        }
+        if (o->check) cli_buf_printf(b, "\t%s", verdict);
+        cli_buf_putc(b, '\n');
+    }
+    for (size_t j = 0; L->vjp != AD_ABSENT && j < L->ncols; j++) {
+        if (j) cli_buf_putc(b, '\t');
+        cli_buf_number(b, row ? row[L->vjp + j] : NAN, o->precision);
+    }
+    if (L->vjp != AD_ABSENT) cli_buf_putc(b, '\n');
+}
+
+void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a)
+{
+    const char *verdict = a->chk ? (a->chk->failed ? "FAIL" : "pass") : "";
+    tsv_lines(b, o, ad_plan_layout(a->plan), a->row, verdict);
+}
+

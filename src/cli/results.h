@@ -28,19 +28,34 @@ void cli_json_exprs(cli_buf *b, const cli_source *src, size_t n, int joint);
 void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joint, long line,
                     const cli_answer *a);
 /* an answer as o->format asks: JSON of the n sources (their outputs on one
- * tape when joint), the joint text, or one expression's text (headed by
- * it when several) */
+ * tape when joint), tab-separated lines, the joint text, or one
+ * expression's text (headed by it when several) */
 void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
                       const cli_answer *a);
 /* the record of an expression (or, joint, of the n outputs of one tape)
  * that failed with d, at source at: printed in its place, so that the
  * records of the others keep theirs.  Text: "error: MESSAGE [TAG]" (under
  * its header when several expressions print labelled blocks); JSON: the
- * object of cli_print_json with an "error" member instead of results */
+ * object of cli_print_json with an "error" member instead of results;
+ * tsv: its lines, every field nan */
 void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
                        const cli_source *at, const ad_diag *d);
-/* a batch row: the numbers separated by sep; the header row names them */
+/* the names of the derivative columns: the plan's, or (no plan: before
+ * any tape was recorded) names */
+typedef struct {
+    const ad_plan *plan;
+    const char *const *names;
+} cli_columns;
+/* --format tsv: one line per output, its fields tab-separated in the order
+ * of the row (value, d/dNAME..., jvp, hvp[NAME]..., d2/dNAMEdNAME...,
+ * f^(k)...), then "pass" or "FAIL" with --check; w^T J (--adjoint) on a
+ * last line of its own */
+void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a);
+/* the names of those fields (--header) */
+void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c);
+/* a batch row: the numbers separated by sep; the header row names them,
+ * every output's fields with the suffix #N when there are several */
 void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec);
-void cli_print_header(cli_buf *b, const ad_plan *p, char sep);
+void cli_print_header(cli_buf *b, const ad_layout *L, const cli_columns *c, char sep);
 
 #endif

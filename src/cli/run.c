@@ -154,6 +154,19 @@ static int failure(const cli_options *o, const cli_source *src, size_t n, int jo
     return emit(o, &b);
 }
 
+/* --format tsv --header: the names of the fields, before the first
+ * record; as emit */
+static int tsv_header(const cli_options *o, int joint)
+{
+    ad_request rq;
+    ad_layout L;
+    cli_request(o, joint, &rq);
+    if (ad_layout_of(&rq, joint ? o->nsrc : 1, &L) < 0) return 0;   /* the derivation says why */
+    cli_buf b = {0};
+    cli_print_tsv_header(&b, o, &L, &(cli_columns){NULL, rq.cols});
+    return emit(o, &b);
+}
+
 int cli_run(const cli_options *o)
 {
     ad_tape *t = ad_tape_new();
@@ -165,8 +178,11 @@ int cli_run(const cli_options *o)
         cli_error(o, NULL, AD_E_IO, "out of memory");
         return cli_exit_code(AD_E_IO);
     }
+    /* a header that could not be written ends the run (-1: main reports it) */
+    int head = o->format == CLI_FMT_TSV && o->header && !o->dump ? tsv_header(o, joint) : 0;
+    if (head == -2) status = cli_exit_code(AD_E_IO);
     /* joint: all expressions are the outputs of one tape */
-    for (size_t i = 0; i < (joint ? 1 : o->nsrc); i++) {
+    for (size_t i = 0; head == 0 && i < (joint ? 1 : o->nsrc); i++) {
         cli_point pt;
         ad_diag d;
         ad_errclass e = joint ? cli_evaluate(o, o->src, o->nsrc, t, w, &pt, &d) : cli_evaluate(o, &o->src[i], 1, t, w, &pt, &d);

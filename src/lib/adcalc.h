@@ -319,6 +319,11 @@ typedef struct {
     size_t vjp;
 } ad_layout;
 
+/* The layout of the rows a plan of rq for a tape of m outputs has, known
+ * before any tape (the records of expressions that failed); -1 when a
+ * row would be too wide to count. */
+int ad_layout_of(const ad_request *rq, size_t m, ad_layout *L);
+
 /* forward and reverse gradients may differ by this much, relative to the
  * sum of the magnitudes of the terms they add in other orders (--check) */
 #define AD_FWD_REV_TOL 1e-12

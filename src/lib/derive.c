@@ -43,9 +43,10 @@ static int use_forward(const ad_request *rq, int jvp, size_t k, size_t m)
 /* the row: per output, the value, then the columns' first derivatives,
  * J v, and for output 0 (the only one then) H v or H, and the Taylor
  * derivatives; after the outputs, w^T J */
-static int lay_out(ad_layout *L, const ad_request *rq, size_t m, int jvp)
+int ad_layout_of(const ad_request *rq, size_t m, ad_layout *L)
 {
     size_t nc = rq->ncols, at = 1;
+    int jvp = rq->nseed && !rq->hessian && !rq->order;
     /* rows of doubles, even a whole Hessian, that size_t can count */
     const size_t most = SIZE_MAX / 8 / 4;
     if (nc > most / 4 || (rq->hessian && nc && nc > most / nc) || (size_t)rq->order > most) return -1;
@@ -199,8 +200,7 @@ ad_errclass ad_plan_new(const ad_tape *t, const ad_request *rq, ad_plan **plan, 
     p->t = t;
     p->ni = ni;
     p->unbound = SIZE_MAX;
-    int jvp = rq->nseed && !rq->hessian && !rq->order;
-    if (lay_out(&p->L, rq, m, jvp) < 0) {
+    if (ad_layout_of(rq, m, &p->L) < 0) {
         free(p);
         return ad_diag_set(d, AD_E_IO, 0, 0, "too many derivatives for one point");
     }
