@@ -206,7 +206,7 @@ static int rows(run *r, long hline, char *first)
     const cli_options *o = r->P.o;
     if (!o->binary && (o->format == CLI_FMT_TEXT || o->header)) {
         cli_buf b = {0};
-        cli_print_header(&b, r->P.L, &(cli_columns){r->P.plan, NULL}, r->P.osep);
+        cli_print_header(&b, o, r->P.L, &(cli_columns){r->P.plan, NULL}, r->P.osep);
         int bad = b.nomem;
         cli_buf_flush(&b, stdout);
         cli_buf_free(&b);
@@ -222,14 +222,20 @@ static int rows(run *r, long hline, char *first)
         R.carry[R.carrylen++] = '\n';
         R.next = hline;
     }
-    cli_batch_writer W = {&r->P, 0, 0, 0, 0, isatty(2), 0, 0};
+    cli_batch_writer W = {.P = &r->P, .progress = isatty(2)};
     int nomem = cli_batch_pipe(&R, &W, r->ch, r->nthreads);
     free(R.carry);
     if (W.write_err) errno = W.write_err;   /* for main's "cannot write output" */
     if (nomem) return out_of_memory(o);
+    if (o->check) {
+        /* the summary: how many rows computed failed their check */
+        fprintf(stderr, "adcalc: check: %ld of %ld rows FAIL", W.check_failed, W.rows_done);
+        if (W.check_failed) fprintf(stderr, " (the first at line %ld)", W.first_failed);
+        fputc('\n', stderr);
+    }
     if (o->stats) fprintf(stderr, "adcalc: %ld rows\n", W.rows_done);
     if (o->stats && ad_tape_nguards(r->P.t) && path_stats(r) < 0) return out_of_memory(o);
-    return W.status;
+    return W.status ? W.status : W.check_failed ? CLI_EXIT_CHECK_FAILED : 0;
 }
 
 int cli_batch(const cli_options *o)

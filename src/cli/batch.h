@@ -63,9 +63,13 @@ typedef struct {
     size_t cut;               /* binary: bytes of a last row cut short */
     int read_err;             /* the read after this chunk failed: its errno */
     size_t rows;
+    size_t check_failed;      /* --check: rows whose check failed */
+    long first_failed;        /* ...the first one's line */
     ad_work *w;
     double *point;            /* one point: nvars numbers */
     double *res;              /* one result row: width numbers */
+    ad_check_item *items;     /* --check: one row's check, one item per column */
+    ad_check_result chk;
     /* the block replay: rows waiting, their lines, results and flags */
     ad_block *bk;
     size_t B, pending;
@@ -108,6 +112,7 @@ typedef struct {
     int status, stop;
     int write_err;            /* the errno of a write that failed */
     long rows_done;
+    long check_failed, first_failed;   /* --check: rows that failed, the first one's line */
     int progress;
     double t0;
     long last_report;

@@ -31,25 +31,29 @@ static void add_err(cli_batch_chunk *c, long line, ad_errclass cls, const char *
     snprintf(e->msg, sizeof e->msg, "%s", msg);
 }
 
-/* one result row, as text, JSON or binary */
-static void format_row(cli_batch_chunk *c, const double *res, long line)
+/* one result row, as text, JSON or binary; chk: its check (--check), or
+ * NULL for a row of nan */
+static void format_row(cli_batch_chunk *c, const double *res, long line, const ad_check_result *chk)
 {
     const cli_batch_plan *P = c->P;
     const cli_options *o = P->o;
     if (o->binary) {
         cli_buf_put(&c->out, res, P->L->width * sizeof *res);
     } else if (o->format == CLI_FMT_JSON) {
-        cli_answer a = {P->plan, res, NULL};
+        cli_answer a = {P->plan, res, chk};
         cli_print_json(&c->out, o, P->exprs_json, P->L->m > 1, line, &a);
     } else {
-        cli_print_row(&c->out, res, P->L->width, P->osep, o->precision);
+        /* with --check, the verdict is the row's last field */
+        const char *verdict = !o->check ? NULL : !chk ? "nan" : chk->failed ? "FAIL" : "pass";
+        cli_print_row(&c->out, res, P->L->width, P->osep, o->precision, verdict);
     }
 }
 
-static void emit(cli_batch_chunk *c, const double *res, long line)
+static void emit(cli_batch_chunk *c, const double *res, long line, const ad_check_result *chk)
 {
     c->rows++;
-    format_row(c, res, line);
+    if (chk && chk->failed && !c->check_failed++) c->first_failed = line;
+    format_row(c, res, line, chk);
 }
 
 /* one row failed: record it, and emit its marked row; out of memory
@@ -63,7 +67,7 @@ static void row_failed_as(cli_batch_chunk *c, long line, ad_errclass cls, const 
         c->stopped = 1;
     } else if (o->on_error == CLI_ON_ERROR_NAN) {
         for (size_t i = 0; i < c->P->L->width; i++) c->res[i] = NAN;
-        format_row(c, c->res, line);
+        format_row(c, c->res, line, NULL);
     }
 }
 
@@ -78,7 +82,8 @@ static void eval_row(cli_batch_chunk *c, const double *cols, long line)
     const cli_batch_plan *P = c->P;
     ad_diag d;
     if (cols != c->point) memcpy(c->point, cols, P->ncol * sizeof *cols);
-    ad_errclass e = ad_derive(P->plan, c->w, c->point, c->res, NULL, &d);
+    ad_check_result *chk = P->o->check ? &c->chk : NULL;
+    ad_errclass e = ad_derive(P->plan, c->w, c->point, c->res, chk, &d);
     if (e) {
         char msg[sizeof c->err->msg], text[600];
         cli_message(&d, text, sizeof text);
@@ -90,7 +95,7 @@ static void eval_row(cli_batch_chunk *c, const double *cols, long line)
                       e == AD_E_IO && d.hint != AD_HINT_ITER_LIMIT && d.hint != AD_HINT_TAPE_LIMIT);
         return;
     }
-    emit(c, c->res, line);
+    emit(c, c->res, line, chk);
 }
 
 /* runs the rows waiting in the block, then emits them in order; a row the
@@ -108,7 +113,7 @@ static void flush_block(cli_batch_chunk *c)
     }
     for (size_t j = 0; j < np && !c->stopped; j++) {
         if (c->bflag[j]) eval_row(c, c->brows + j * P->ncol, c->bline[j]);
-        else emit(c, c->bout + j * P->L->width, c->bline[j]);
+        else emit(c, c->bout + j * P->L->width, c->bline[j], NULL);
     }
 }
 
@@ -262,6 +267,11 @@ int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P)
     c->point = malloc((P->nvars ? P->nvars : 1) * sizeof *c->point);
     c->res = malloc(width * sizeof *c->res);
     if (!c->w || !c->point || !c->res) return -1;
+    if (P->o->check) {
+        c->items = calloc(P->L->ncols ? P->L->ncols : 1, sizeof *c->items);
+        if (!c->items) return -1;
+        c->chk.items = c->items;
+    }
     /* the point's last numbers are -at's: the same for every row */
     if (P->nvars > P->ncol) memcpy(c->point + P->ncol, P->tail, (P->nvars - P->ncol) * sizeof *c->point);
     if (P->blocks) {
@@ -284,6 +294,7 @@ void cli_batch_chunk_free(cli_batch_chunk *c)
     ad_work_free(c->w);
     free(c->point);
     free(c->res);
+    free(c->items);
     ad_block_free(c->bk);
     free(c->brows);
     free(c->bout);

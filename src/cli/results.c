@@ -453,12 +453,13 @@ void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, 
 
 /* ---- tabular: --format tsv and the rows of batch mode ---- */
 
-void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec)
+void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec, const char *last)
 {
     for (size_t i = 0; i < width; i++) {
         if (i) cli_buf_putc(b, sep);
         cli_buf_number(b, row[i], prec);
     }
+    if (last) cli_buf_printf(b, "%c%s", sep, last);
     cli_buf_putc(b, '\n');
 }
 
@@ -482,13 +483,14 @@ static void field_names(cli_buf *b, const ad_layout *L, const cli_columns *c, co
     for (size_t k = 0; k < L->order; k++) cli_buf_printf(b, "%cf^(%zu)%s", sep, k + 1, suffix);
 }
 
-void cli_print_header(cli_buf *b, const ad_layout *L, const cli_columns *c, char sep)
+void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c, char sep)
 {
     for (size_t r = 0; r < L->m; r++) {
         char suffix[24] = "";
         if (L->m > 1) snprintf(suffix, sizeof suffix, "#%zu", r + 1);
         field_names(b, L, c, suffix, sep, r == 0);
     }
+    if (o->check) cli_buf_printf(b, "%ccheck", sep);
     cli_buf_putc(b, '\n');
 }
 

@@ -53,9 +53,11 @@ typedef struct {
 void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a);
 /* the names of those fields (--header) */
 void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c);
-/* a batch row: the numbers separated by sep; the header row names them,
- * every output's fields with the suffix #N when there are several */
-void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec);
-void cli_print_header(cli_buf *b, const ad_layout *L, const cli_columns *c, char sep);
+/* a batch row: the numbers separated by sep, then last (a word: the
+ * verdict of --check) unless NULL; the header row names them, every
+ * output's fields with the suffix #N when there are several, and "check"
+ * with --check */
+void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec, const char *last);
+void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c, char sep);
 
 #endif
