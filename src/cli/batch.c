@@ -21,6 +21,7 @@ typedef struct {
     cli_buf exprs;            /* the expressions as JSON */
     cli_batch_chunk *ch;
     size_t nthreads;
+    cli_expect E;             /* --expect */
 } run;
 
 static void run_free(run *r)
@@ -35,6 +36,7 @@ static void run_free(run *r)
     if (!r->P.o->nvars) free(r->P.colnames);
     free(r->vars);
     cli_buf_free(&r->exprs);
+    cli_expect_free(&r->E);
     ad_plan_free(r->P.plan);
     ad_tape_free(r->P.t);
 }
@@ -122,6 +124,20 @@ static int plan_rows(run *r)
     if (status) return status;
     P->L = ad_plan_layout(P->plan);
     P->blocks = ad_plan_blocks(P->plan) && !o->no_block;
+    return 0;
+}
+
+/* --expect's formulas, recorded and planned for the rows' points */
+static int expectations(run *r)
+{
+    ad_diag d;
+    const cli_source *at;
+    ad_errclass e = cli_expect_init(&r->E, r->P.o, r->P.plan, r->vars, r->P.nvars, &d, &at);
+    if (e) {
+        cli_report(r->P.o, at ? &(cli_where){.src = at} : NULL, &d);
+        return cli_exit_code(e);
+    }
+    r->P.E = &r->E;
     return 0;
 }
 
@@ -227,15 +243,19 @@ static int rows(run *r, long hline, char *first)
     free(R.carry);
     if (W.write_err) errno = W.write_err;   /* for main's "cannot write output" */
     if (nomem) return out_of_memory(o);
-    if (o->check) {
-        /* the summary: how many rows computed failed their check */
-        fprintf(stderr, "adcalc: check: %ld of %ld rows FAIL", W.check_failed, W.rows_done);
-        if (W.check_failed) fprintf(stderr, " (the first at line %ld)", W.first_failed);
+    /* the summaries: how many rows computed failed each verdict */
+    static const char *const verdict[CLI_VERDICTS] = {"check", "expect"};
+    int asked[CLI_VERDICTS] = {o->check, o->nexpect > 0}, failed = 0;
+    for (int v = 0; v < CLI_VERDICTS; v++) {
+        if (!asked[v]) continue;
+        fprintf(stderr, "adcalc: %s: %ld of %ld rows FAIL", verdict[v], W.failed[v], W.rows_done);
+        if (W.failed[v]) fprintf(stderr, " (the first at line %ld)", W.first_failed[v]);
         fputc('\n', stderr);
+        failed |= W.failed[v] > 0;
     }
     if (o->stats) fprintf(stderr, "adcalc: %ld rows\n", W.rows_done);
     if (o->stats && ad_tape_nguards(r->P.t) && path_stats(r) < 0) return out_of_memory(o);
-    return W.status ? W.status : W.check_failed ? CLI_EXIT_CHECK_FAILED : 0;
+    return W.status ? W.status : failed ? CLI_EXIT_CHECK_FAILED : 0;
 }
 
 int cli_batch(const cli_options *o)
@@ -248,6 +268,7 @@ int cli_batch(const cli_options *o)
     int status = record_all(&r);
     if (!status) status = columns(&r, &hline, &first);
     if (!status) status = plan_rows(&r);
+    if (!status && o->nexpect) status = expectations(&r);
     if (!status) status = workspaces(&r);
     if (!status) status = rows(&r, hline, first);
     run_free(&r);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include "adcalc.h"
 #include "buf.h"
+#include "expect.h"
 #include "options.h"
 
 /* runs batch mode; returns the exit status */
@@ -40,7 +41,11 @@ typedef struct {
     const char *name;         /* the input's name for diagnostics */
     const char *exprs_json;   /* the expressions as a JSON value */
     int blocks;               /* rows go through the block replay */
+    const cli_expect *E;      /* --expect's formulas, or NULL */
 } cli_batch_plan;
+
+/* the verdicts a row can fail: --check's, --expect's */
+enum { CLI_VERDICT_CHECK, CLI_VERDICT_EXPECT, CLI_VERDICTS };
 
 /* a row that failed */
 typedef struct {
@@ -63,13 +68,15 @@ typedef struct {
     size_t cut;               /* binary: bytes of a last row cut short */
     int read_err;             /* the read after this chunk failed: its errno */
     size_t rows;
-    size_t check_failed;      /* --check: rows whose check failed */
-    long first_failed;        /* ...the first one's line */
+    size_t failed[CLI_VERDICTS];   /* rows that failed each verdict */
+    long first_failed[CLI_VERDICTS];   /* ...the first one's line */
     ad_work *w;
     double *point;            /* one point: nvars numbers */
     double *res;              /* one result row: width numbers */
-    ad_check_item *items;     /* --check: one row's check, one item per column */
+    ad_check_item *items;     /* --check, --expect: one row's check, one item per column */
     ad_check_result chk;
+    ad_work **ew;             /* --expect: a workspace per formula */
+    double *given;            /* ...and their values at the row */
     /* the block replay: rows waiting, their lines, results and flags */
     ad_block *bk;
     size_t B, pending;
@@ -112,7 +119,7 @@ typedef struct {
     int status, stop;
     int write_err;            /* the errno of a write that failed */
     long rows_done;
-    long check_failed, first_failed;   /* --check: rows that failed, the first one's line */
+    long failed[CLI_VERDICTS], first_failed[CLI_VERDICTS];   /* rows that failed each verdict, the first one's line */
     int progress;
     double t0;
     long last_report;

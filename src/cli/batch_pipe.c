@@ -44,8 +44,10 @@ static void write_chunk(cli_batch_writer *W, cli_batch_chunk *c)
         if (!W->status || r->cls == AD_E_IO) W->status = cli_exit_code(r->cls);   /* out of memory wins */
     }
     W->rows_done += (long)c->rows;
-    if (c->check_failed && !W->check_failed) W->first_failed = c->first_failed;
-    W->check_failed += (long)c->check_failed;
+    for (int v = 0; v < CLI_VERDICTS; v++) {
+        if (c->failed[v] && !W->failed[v]) W->first_failed[v] = c->first_failed[v];
+        W->failed[v] += (long)c->failed[v];
+    }
     if (c->stopped || ferror(stdout)) W->stop = 1;
     if (c->read_err && !W->stop) {
         /* the input ended in a failed read: an error, never its end */

@@ -314,7 +314,8 @@ static int read_text(cli_batch_reader *R, cli_batch_chunk *c)
 
 int cli_batch_read_chunk(cli_batch_reader *R, cli_batch_chunk *c)
 {
-    c->out.len = c->nerr = c->rows = c->cut = c->check_failed = 0;
+    c->out.len = c->nerr = c->rows = c->cut = 0;
+    memset(c->failed, 0, sizeof c->failed);
     c->stopped = c->read_err = 0;
     c->first_line = R->next;
     return R->P->o->binary ? read_binary(R, c) : read_text(R, c);

@@ -31,29 +31,35 @@ static void add_err(cli_batch_chunk *c, long line, ad_errclass cls, const char *
     snprintf(e->msg, sizeof e->msg, "%s", msg);
 }
 
-/* one result row, as text, JSON or binary; chk: its check (--check), or
- * NULL for a row of nan */
-static void format_row(cli_batch_chunk *c, const double *res, long line, const ad_check_result *chk)
+/* one result row, as text, JSON or binary; checked: its check and
+ * --expect's values are in c (--check, --expect), else (a row of nan
+ * where they are asked for) they are not */
+static void format_row(cli_batch_chunk *c, const double *res, long line, int checked)
 {
     const cli_batch_plan *P = c->P;
     const cli_options *o = P->o;
-    if (o->binary) {
+    cli_expected x = {P->E, c->given, &c->chk};
+    cli_answer a = {P->plan, res, checked && o->check ? &c->chk : NULL, checked && P->E ? &x : NULL};
+    if (o->binary)
         cli_buf_put(&c->out, res, P->L->width * sizeof *res);
-    } else if (o->format == CLI_FMT_JSON) {
-        cli_answer a = {P->plan, res, chk};
+    else if (o->format == CLI_FMT_JSON)
         cli_print_json(&c->out, o, P->exprs_json, P->L->m > 1, line, &a);
-    } else {
-        /* with --check, the verdict is the row's last field */
-        const char *verdict = !o->check ? NULL : !chk ? "nan" : chk->failed ? "FAIL" : "pass";
-        cli_print_row(&c->out, res, P->L->width, P->osep, o->precision, verdict);
-    }
+    else
+        cli_print_row(&c->out, o, res, P->L->width, P->osep, checked || !(o->check || P->E) ? &a : NULL);
 }
 
-static void emit(cli_batch_chunk *c, const double *res, long line, const ad_check_result *chk)
+static void failed(cli_batch_chunk *c, int v, long line)
 {
+    if (!c->failed[v]++) c->first_failed[v] = line;
+}
+
+static void emit(cli_batch_chunk *c, const double *res, long line, int checked)
+{
+    const cli_options *o = c->P->o;
     c->rows++;
-    if (chk && chk->failed && !c->check_failed++) c->first_failed = line;
-    format_row(c, res, line, chk);
+    if (checked && o->check && c->chk.failed) failed(c, CLI_VERDICT_CHECK, line);
+    if (checked && c->P->E && cli_expect_failed(o, c->P->E, c->given, &c->chk)) failed(c, CLI_VERDICT_EXPECT, line);
+    format_row(c, res, line, checked);
 }
 
 /* one row failed: record it, and emit its marked row; out of memory
@@ -67,7 +73,7 @@ static void row_failed_as(cli_batch_chunk *c, long line, ad_errclass cls, const 
         c->stopped = 1;
     } else if (o->on_error == CLI_ON_ERROR_NAN) {
         for (size_t i = 0; i < c->P->L->width; i++) c->res[i] = NAN;
-        format_row(c, c->res, line, NULL);
+        format_row(c, c->res, line, 0);
     }
 }
 
@@ -82,20 +88,24 @@ static void eval_row(cli_batch_chunk *c, const double *cols, long line)
     const cli_batch_plan *P = c->P;
     ad_diag d;
     if (cols != c->point) memcpy(c->point, cols, P->ncol * sizeof *cols);
-    ad_check_result *chk = P->o->check ? &c->chk : NULL;
-    ad_errclass e = ad_derive(P->plan, c->w, c->point, c->res, chk, &d);
+    int checks = c->items != NULL;   /* --check, --expect */
+    const cli_source *src = NULL;
+    size_t k;
+    ad_errclass e = ad_derive(P->plan, c->w, c->point, c->res, checks ? &c->chk : NULL, &d);
+    if (!e && P->E && (e = cli_expect_eval(P->E, c->ew, c->point, c->given, &d, &k))) src = &P->o->expect[k].src;
     if (e) {
         char msg[sizeof c->err->msg], text[600];
         cli_message(&d, text, sizeof text);
+        if (!src && d.line > 0) src = &P->o->src[d.src];
         if (d.line > 0)
-            snprintf(msg, sizeof msg, "%s (at %s:%d:%d)", text, P->o->src[d.src].name, d.line, d.col);
+            snprintf(msg, sizeof msg, "%s (at %s:%d:%d)", text, src->name, d.line, d.col);
         else
             snprintf(msg, sizeof msg, "%s", text);
         row_failed_as(c, line, e, msg,
                       e == AD_E_IO && d.hint != AD_HINT_ITER_LIMIT && d.hint != AD_HINT_TAPE_LIMIT);
         return;
     }
-    emit(c, c->res, line, chk);
+    emit(c, c->res, line, checks);
 }
 
 /* runs the rows waiting in the block, then emits them in order; a row the
@@ -113,7 +123,7 @@ static void flush_block(cli_batch_chunk *c)
     }
     for (size_t j = 0; j < np && !c->stopped; j++) {
         if (c->bflag[j]) eval_row(c, c->brows + j * P->ncol, c->bline[j]);
-        else emit(c, c->bout + j * P->L->width, c->bline[j], NULL);
+        else emit(c, c->bout + j * P->L->width, c->bline[j], 0);
     }
 }
 
@@ -267,10 +277,15 @@ int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P)
     c->point = malloc((P->nvars ? P->nvars : 1) * sizeof *c->point);
     c->res = malloc(width * sizeof *c->res);
     if (!c->w || !c->point || !c->res) return -1;
-    if (P->o->check) {
+    if (P->o->check || P->E) {
         c->items = calloc(P->L->ncols ? P->L->ncols : 1, sizeof *c->items);
         if (!c->items) return -1;
         c->chk.items = c->items;
+    }
+    if (P->E) {
+        c->ew = cli_expect_works(P->E);
+        c->given = malloc((P->E->n ? P->E->n : 1) * sizeof *c->given);
+        if (!c->ew || !c->given) return -1;
     }
     /* the point's last numbers are -at's: the same for every row */
     if (P->nvars > P->ncol) memcpy(c->point + P->ncol, P->tail, (P->nvars - P->ncol) * sizeof *c->point);
@@ -295,6 +310,8 @@ void cli_batch_chunk_free(cli_batch_chunk *c)
     free(c->point);
     free(c->res);
     free(c->items);
+    if (c->P->E) cli_expect_works_free(c->P->E, c->ew);
+    free(c->given);
     ad_block_free(c->bk);
     free(c->brows);
     free(c->bout);

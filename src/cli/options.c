@@ -227,6 +227,56 @@ static ad_errclass names_list(const char *o, const char *arg, char ***list, size
     return unique(o, *list, *n, d);
 }
 
+/* the end of the item of a comma-separated list that starts at p: the
+ * first comma outside parentheses and brackets, or the end */
+static const char *item_end(const char *p)
+{
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '(' || *p == '[') depth++;
+        else if ((*p == ')' || *p == ']') && depth > 0) depth--;
+        else if (*p == ',' && depth == 0) break;
+    }
+    return p;
+}
+
+/* "d/dx=y+cos(x), d/dy=x": the user's formulas for partial derivatives
+ * (a formula's own commas are inside its parentheses) */
+static ad_errclass expect_list(cli_options *o, const char *opt, const char *arg, ad_diag *d)
+{
+    const char *p = arg;
+    for (;;) {
+        const char *end = item_end(p), *b = p;
+        while (b < end && (*b == ' ' || *b == '\t')) b++;
+        const char *eq = memchr(b, '=', (size_t)(end - b));
+        if ((size_t)(end - b) < 4 || strncmp(b, "d/d", 3) != 0 || !eq)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected d/dNAME=EXPR, got '%.*s'", opt,
+                               (int)(end - b > 60 ? 60 : end - b), b);
+        const char *n = b + 3, *ne = eq;
+        while (ne > n && (ne[-1] == ' ' || ne[-1] == '\t')) ne--;
+        ad_errclass e = check_name(opt, n, (size_t)(ne - n), d);
+        if (e) return e;
+        const char *x = eq + 1;
+        while (x < end && (*x == ' ' || *x == '\t')) x++;
+        if (x == end) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: d/d%.*s has no formula after '='", opt,
+                                         (int)(ne - n > 60 ? 60 : ne - n), n);
+        for (size_t k = 0; k < o->nexpect; k++)
+            if (strlen(o->expect[k].var) == (size_t)(ne - n) && strncmp(o->expect[k].var, n, (size_t)(ne - n)) == 0)
+                return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: d/d%s given twice", opt, o->expect[k].var);
+        if (room((void **)&o->expect, o->nexpect, &o->expectcap, sizeof *o->expect) < 0) return nomem(d);
+        cli_expect_item *it = &o->expect[o->nexpect];
+        memset(it, 0, sizeof *it);
+        it->var = dupn(n, (size_t)(ne - n));
+        it->src.src = dupn(x, (size_t)(end - x));
+        it->src.len = (size_t)(end - x);
+        o->nexpect++;
+        if (!it->var || !it->src.src) return nomem(d);
+        if (!*end) break;
+        p = end + 1;
+    }
+    return AD_E_NONE;
+}
+
 /* "0.5,1,-2" */
 static ad_errclass numbers_list(const char *o, const char *arg, double **list, size_t *n, ad_diag *d)
 {
@@ -357,6 +407,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_FILE: return read_file(o, v->text, d);
     case CLI_OPT_AT: return cli_add_bindings(typed, v->text, &o->at, d);
     case CLI_OPT_SEED: return cli_add_bindings(typed, v->text, &o->seed, d);
+    case CLI_OPT_EXPECT: return expect_list(o, typed, v->text, d);
     case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, &o->wrtcap, d);
     case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, &o->varscap, d);
     case CLI_OPT_ADJOINT: return numbers_list(typed, v->text, &o->adjoint, &o->nadjoint, d);
@@ -504,6 +555,15 @@ static void name_sources(cli_options *o)
             o->src[i].name = o->src[i].label;
         }
     }
+    for (size_t k = 0; k < o->nexpect; k++) {
+        cli_source *s = &o->expect[k].src;
+        if (o->nexpect == 1) {
+            s->name = "--expect";
+        } else {
+            snprintf(s->label, sizeof s->label, "--expect#%zu", k + 1);
+            s->name = s->label;
+        }
+    }
 }
 
 /* ---- the rules between options (options.def's RULE and VALUES) ---- */
@@ -537,6 +597,15 @@ static ad_errclass check_binary_format(const cli_options *o, ad_diag *d)
     if (o->binary && o->format != CLI_FMT_TEXT)
         return usage(d, o->format == CLI_FMT_JSON ? "--binary cannot be combined with --format json"
                                                   : "--binary cannot be combined with --format tsv", NULL, NULL);
+    return AD_E_NONE;
+}
+
+/* --expect compares the gradient of one expression */
+static ad_errclass check_expect_one(const cli_options *o, ad_diag *d)
+{
+    if (o->nexpect && o->nsrc > 1)
+        return usage(d, "--expect takes one expression (its formulas are for the partial derivatives of that one)",
+                     NULL, NULL);
     return AD_E_NONE;
 }
 
@@ -678,6 +747,11 @@ void cli_options_free(cli_options *o)
     for (size_t i = 0; i < o->seed.n; i++) free(o->seed.names[i]);
     for (size_t i = 0; i < o->nwrt; i++) free(o->wrt[i]);
     for (size_t i = 0; i < o->nvars; i++) free(o->vars[i]);
+    for (size_t k = 0; k < o->nexpect; k++) {
+        free(o->expect[k].var);
+        free((char *)o->expect[k].src.src);
+    }
+    free(o->expect);
     free(o->src);
     free(o->at.names);
     free(o->at.values);
@@ -705,7 +779,7 @@ void cli_request(const cli_options *o, int joint, ad_request *rq)
     rq->jacobian = o->jacobian;
     rq->hessian = o->hessian;
     rq->order = o->order;
-    rq->check = o->check;
+    rq->check = o->check || o->nexpect;   /* --expect shows the check's finite differences */
     rq->step_scale = o->step_scale;
     rq->rtol = o->rtol;
     rq->atol = o->atol;

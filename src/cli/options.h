@@ -31,7 +31,7 @@ extern const size_t cli_noptinfos;
 
 typedef struct {
     const char *name;     /* "-e", "-e#2" or the file name, for error positions */
-    char label[24];       /* storage for "-e#N" */
+    char label[32];       /* storage for "-e#N", "--expect#N" */
     int line_shift;       /* added to line numbers when printed (the REPL) */
     /* the REPL: on line echo_at of src, which starts at column col_shift + 1
      * of the input line echo[0..echo_len), show that line and its columns */
@@ -41,6 +41,12 @@ typedef struct {
     const char *src;      /* the expression text (owned by the options, for -e and -f) */
     size_t len;
 } cli_source;
+
+/* --expect: the user's formula for one partial derivative, d/dvar */
+typedef struct {
+    char *var;
+    cli_source src;   /* named "--expect" (or "--expect#K" among several) */
+} cli_expect_item;
 
 /* NAME=VALUE lists (-at, --seed): names and values side by side */
 typedef struct {
@@ -64,6 +70,7 @@ typedef struct {
     int hessian;                     /* --hessian */
     int order;                       /* --order K (0: not asked) */
     int check;                       /* --check */
+    cli_expect_item *expect; size_t nexpect, expectcap;   /* --expect, in order */
     double step_scale, rtol, atol;   /* --step-scale, --rtol, --atol */
     ad_mode mode;
     ad_policy policy;

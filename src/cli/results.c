@@ -99,6 +99,36 @@ static void json_check(cli_buf *b, const cli_options *o, const cli_answer *a)
     cli_buf_printf(b, ", \"pass\": %s}", chk->failed ? "false" : "true");
 }
 
+/* adcalc's derivative of column c and its finite difference (nan: none) */
+static double best_fd(const ad_check_item *it) { return isnan(it->refined) ? it->fd : it->refined; }
+
+static void json_expect(cli_buf *b, const cli_options *o, const cli_expected *x)
+{
+    int p = o->precision;
+    cli_buf_puts(b, ", \"expect\": {\"rtol\": ");
+    jnum(b, o->rtol, 0);
+    cli_buf_puts(b, ", \"atol\": ");
+    jnum(b, o->atol, 0);
+    cli_buf_puts(b, ", \"components\": [");
+    for (size_t k = 0; k < x->E->n; k++) {
+        const ad_check_item *it = &x->chk->items[x->E->col[k]];
+        cli_buf_puts(b, k ? ", {\"var\": " : "{\"var\": ");
+        jstr(b, o->expect[k].var);
+        cli_buf_puts(b, ", \"formula\": ");
+        cli_buf_json_string(b, o->expect[k].src.src, o->expect[k].src.len);
+        cli_buf_puts(b, ", \"expected\": ");
+        jnum(b, x->given[k], p);
+        cli_buf_puts(b, ", \"ad\": ");
+        jnum(b, it->ad, p);
+        cli_buf_puts(b, ", \"fd\": ");
+        jnum_or_null(b, best_fd(it), p);
+        cli_buf_puts(b, ", \"diff\": ");
+        jnum(b, fabs(x->given[k] - it->ad), p);
+        cli_buf_printf(b, ", \"status\": \"%s\"}", cli_expect_agrees(o, x->given[k], it->ad) ? "pass" : "FAIL");
+    }
+    cli_buf_printf(b, "], \"pass\": %s}", cli_expect_failed(o, x->E, x->given, x->chk) ? "false" : "true");
+}
+
 void cli_json_exprs(cli_buf *b, const cli_source *src, size_t n, int joint)
 {
     if (joint) cli_buf_putc(b, '[');
@@ -139,6 +169,7 @@ static void json_single(cli_buf *b, const cli_options *o, const cli_answer *a)
         jarray(b, row + L->derivs, L->order, 1, p);
     }
     if (a->chk) json_check(b, o, a);
+    if (a->exp) json_expect(b, o, a->exp);
     if (L->hessian != AD_ABSENT || L->hvp != AD_ABSENT) {
         /* the variables the rows and columns of "hessian" and "hvp" stand for */
         cli_buf_puts(b, ", \"vars\": ");
@@ -185,7 +216,7 @@ void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joi
     cli_buf_puts(b, "}\n");
 }
 
-static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, const double *row, const char *verdict);
+static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_answer *a);
 
 /* ---- text ---- */
 
@@ -340,11 +371,42 @@ static void text_check(cli_buf *b, const cli_options *o, const cli_answer *a, co
     cli_buf_printf(b, "%sresult: %s\n", indent, chk->failed ? "FAIL" : "pass");
 }
 
+/* --expect: a row per formula, its value beside adcalc's and the finite
+ * difference, and the verdict */
+static void text_expect(cli_buf *b, const cli_options *o, const cli_expected *x, const char *indent)
+{
+    char g[40], a[40], f[40], z[40];
+    size_t wn = 3, wg = 8, wa = 2, wf = 2;
+    for (size_t k = 0; k < x->E->n; k++) {
+        const ad_check_item *it = &x->chk->items[x->E->col[k]];
+        if (strlen(o->expect[k].var) > wn) wn = strlen(o->expect[k].var);
+        if (strlen(ad_fmt_number(g, sizeof g, x->given[k], o->precision)) > wg) wg = strlen(g);
+        if (strlen(ad_fmt_number(a, sizeof a, it->ad, o->precision)) > wa) wa = strlen(a);
+        if (strlen(fd_text(f, sizeof f, best_fd(it), o->precision)) > wf) wf = strlen(f);
+    }
+    cli_buf_printf(b, "\n%sexpected derivatives: pass when |expected - ad| <= %s + %s*|ad|\n", indent,
+                   ad_fmt_number(g, sizeof g, o->atol, 0), ad_fmt_number(a, sizeof a, o->rtol, 0));
+    cli_buf_printf(b, "%s%-*s  %-*s  %-*s  %-*s  %-15s  %-6s  %s\n", indent, (int)wn, "var", (int)wg, "expected", (int)wa,
+                   "ad", (int)wf, "fd", "|expected - ad|", "status", "formula");
+    for (size_t k = 0; k < x->E->n; k++) {
+        const ad_check_item *it = &x->chk->items[x->E->col[k]];
+        snprintf(z, sizeof z, "%.2g", fabs(x->given[k] - it->ad));
+        cli_buf_printf(b, "%s%-*s  %*s  %*s  %*s  %15s  %-6s  ", indent, (int)wn, o->expect[k].var, (int)wg,
+                       ad_fmt_number(g, sizeof g, x->given[k], o->precision), (int)wa,
+                       ad_fmt_number(a, sizeof a, it->ad, o->precision), (int)wf,
+                       fd_text(f, sizeof f, best_fd(it), o->precision), z,
+                       cli_expect_agrees(o, x->given[k], it->ad) ? "pass" : "FAIL");
+        put_source_line(b, &o->expect[k].src, 60);
+        cli_buf_putc(b, '\n');
+    }
+    cli_buf_printf(b, "%sresult: %s\n", indent, cli_expect_failed(o, x->E, x->given, x->chk) ? "FAIL" : "pass");
+}
+
 /* each expression prints its value alone (no derivative or check asked
  * for): then as bc prints it, else in labelled lines */
 static int bare(const cli_options *o)
 {
-    return !o->grad && !o->jacobian && !o->seed.n && !o->order && !o->hessian && !o->check;
+    return !o->grad && !o->jacobian && !o->seed.n && !o->order && !o->hessian && !o->check && !o->nexpect;
 }
 
 void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const cli_answer *a, int several)
@@ -369,6 +431,7 @@ void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const
                L->ncols, p);
     }
     if (a->chk) text_check(b, o, a, indent);
+    if (a->exp) text_expect(b, o, a->exp, indent);
 }
 
 void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a)
@@ -439,7 +502,7 @@ void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, 
         ad_request rq;
         ad_layout L;
         cli_request(o, joint, &rq);
-        if (ad_layout_of(&rq, joint ? n : 1, &L) == 0) tsv_lines(b, o, &L, NULL, "nan");
+        if (ad_layout_of(&rq, joint ? n : 1, &L) == 0) tsv_lines(b, o, &L, NULL);
         return;
     }
     const char *indent = "";
@@ -453,13 +516,22 @@ void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, 
 
 /* ---- tabular: --format tsv and the rows of batch mode ---- */
 
-void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec, const char *last)
+/* the verdicts of a point, a field each, sep before each: --check's,
+ * then --expect's (pass or FAIL; nan for a point that failed, a NULL) */
+static void verdicts(cli_buf *b, const cli_options *o, const cli_answer *a, char sep)
+{
+    if (o->check) cli_buf_printf(b, "%c%s", sep, !a ? "nan" : a->chk->failed ? "FAIL" : "pass");
+    if (o->nexpect)
+        cli_buf_printf(b, "%c%s", sep, !a ? "nan" : cli_expect_failed(o, a->exp->E, a->exp->given, a->exp->chk) ? "FAIL" : "pass");
+}
+
+void cli_print_row(cli_buf *b, const cli_options *o, const double *row, size_t width, char sep, const cli_answer *a)
 {
     for (size_t i = 0; i < width; i++) {
         if (i) cli_buf_putc(b, sep);
-        cli_buf_number(b, row[i], prec);
+        cli_buf_number(b, row[i], o->precision);
     }
-    if (last) cli_buf_printf(b, "%c%s", sep, last);
+    verdicts(b, o, a, sep);
     cli_buf_putc(b, '\n');
 }
 
@@ -491,6 +563,7 @@ void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, cons
         field_names(b, L, c, suffix, sep, r == 0);
     }
     if (o->check) cli_buf_printf(b, "%ccheck", sep);
+    if (o->nexpect) cli_buf_printf(b, "%cexpect", sep);
     cli_buf_putc(b, '\n');
 }
 
@@ -498,19 +571,21 @@ void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, 
 {
     field_names(b, L, c, "", '\t', 1);
     if (o->check) cli_buf_puts(b, "\tcheck");
+    if (o->nexpect) cli_buf_puts(b, "\texpect");
     cli_buf_putc(b, '\n');
 }
 
-/* one line per output: its fields (row, or nan for all when row is NULL),
- * and with --check the verdict; then w^T J on a line of its own */
-static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, const double *row, const char *verdict)
+/* one line per output: its fields (of a's row, or nan for all when a is
+ * NULL), and the verdicts; then w^T J on a line of its own */
+static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_answer *a)
 {
+    const double *row = a ? a->row : NULL;
     for (size_t r = 0; r < L->m; r++) {
         for (size_t i = 0; i < L->per_out; i++) {
             if (i) cli_buf_putc(b, '\t');
             cli_buf_number(b, row ? row[r * L->per_out + i] : NAN, o->precision);
         }
-        if (o->check) cli_buf_printf(b, "\t%s", verdict);
+        verdicts(b, o, a, '\t');
         cli_buf_putc(b, '\n');
     }
     for (size_t j = 0; L->vjp != AD_ABSENT && j < L->ncols; j++) {
@@ -522,7 +597,6 @@ static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, cons
 
 void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a)
 {
-    const char *verdict = a->chk ? (a->chk->failed ? "FAIL" : "pass") : "";
-    tsv_lines(b, o, ad_plan_layout(a->plan), a->row, verdict);
+    tsv_lines(b, o, ad_plan_layout(a->plan), a);
 }
 

@@ -7,13 +7,22 @@
 
 #include "adcalc.h"
 #include "buf.h"
+#include "expect.h"
 #include "options.h"
+
+/* --expect at one point: the formulas' values beside adcalc's */
+typedef struct {
+    const cli_expect *E;
+    const double *given;          /* one value per formula */
+    const ad_check_result *chk;   /* adcalc's derivative and the finite difference, by column */
+} cli_expected;
 
 /* one point's answer */
 typedef struct {
     const ad_plan *plan;
     const double *row;            /* ad_plan_layout(plan)->width numbers */
     const ad_check_result *chk;   /* the gradient check, or NULL */
+    const cli_expected *exp;      /* --expect, or NULL */
 } cli_answer;
 
 /* one expression's result as text; several: headed by the expression */
@@ -48,16 +57,16 @@ typedef struct {
 } cli_columns;
 /* --format tsv: one line per output, its fields tab-separated in the order
  * of the row (value, d/dNAME..., jvp, hvp[NAME]..., d2/dNAMEdNAME...,
- * f^(k)...), then "pass" or "FAIL" with --check; w^T J (--adjoint) on a
- * last line of its own */
+ * f^(k)...), then "pass" or "FAIL" with --check and with --expect; w^T J
+ * (--adjoint) on a last line of its own */
 void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a);
 /* the names of those fields (--header) */
 void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c);
-/* a batch row: the numbers separated by sep, then last (a word: the
- * verdict of --check) unless NULL; the header row names them, every
- * output's fields with the suffix #N when there are several, and "check"
- * with --check */
-void cli_print_row(cli_buf *b, const double *row, size_t width, char sep, int prec, const char *last);
+/* a batch row: the numbers separated by sep, then the verdicts of a
+ * (--check, --expect: pass or FAIL; nan when a is NULL, a row that
+ * failed); the header row names them, every output's fields with the
+ * suffix #N when there are several, then "check" and "expect" */
+void cli_print_row(cli_buf *b, const cli_options *o, const double *row, size_t width, char sep, const cli_answer *a);
 void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c, char sep);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run.h"
+#include "expect.h"
 #include "report.h"
 
 void cli_point_free(cli_point *pt)
@@ -109,11 +110,12 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     if ((e = ad_plan_new(t, &rq, &pt->plan, &i, d))) return e == AD_E_NAME ? cli_unbound(t, i, d) : e;
     const ad_layout *L = ad_plan_layout(pt->plan);
     pt->row = malloc((L->width ? L->width : 1) * sizeof *pt->row);
-    pt->items = o->check ? calloc(L->ncols ? L->ncols : 1, sizeof *pt->items) : NULL;
-    if (!pt->row || (o->check && !pt->items)) return nomem(d);
+    /* the plan checks with --check, and for --expect's finite differences */
+    pt->items = rq.check ? calloc(L->ncols ? L->ncols : 1, sizeof *pt->items) : NULL;
+    if (!pt->row || (rq.check && !pt->items)) return nomem(d);
     pt->chk.items = pt->items;
-    if ((e = ad_derive(pt->plan, w, o->at.values, pt->row, o->check ? &pt->chk : NULL, d))) return e;
-    pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL};
+    if ((e = ad_derive(pt->plan, w, o->at.values, pt->row, rq.check ? &pt->chk : NULL, d))) return e;
+    pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL, NULL};
     if (o->stats) path_stats(t, ad_work_tape(w));
     return AD_E_NONE;
 }
@@ -133,7 +135,9 @@ static int emit(const cli_options *o, cli_buf *b)
 static int show(const cli_options *o, const cli_source *s, const ad_tape *t, const ad_work *w, const cli_point *pt,
                 int joint)
 {
-    int checked = pt->chk.failed ? CLI_EXIT_CHECK_FAILED : 0;
+    const cli_expected *x = pt->answer.exp;
+    int checked = (o->check && pt->chk.failed) || (x && cli_expect_failed(o, x->E, x->given, x->chk))
+                      ? CLI_EXIT_CHECK_FAILED : 0;
     if (o->dump)
         return ad_dump(stdout, ad_work_tape(w) ? ad_work_tape(w) : t, w, o->policy, o->dumpfmt, s->src, s->len) < 0 ? -1
                                                                                                           : checked;
@@ -167,6 +171,39 @@ static int tsv_header(const cli_options *o, int joint)
     return emit(o, &b);
 }
 
+/* --expect at the point: the formulas recorded and evaluated beside the
+ * one expression's answer pt, which then carries them */
+typedef struct {
+    cli_expect E;
+    ad_work **w;
+    double *given;
+    cli_expected x;
+} expectation;
+
+static void expectation_free(expectation *X)
+{
+    cli_expect_works_free(&X->E, X->w);
+    cli_expect_free(&X->E);
+    free(X->given);
+}
+
+static ad_errclass expect_at(const cli_options *o, cli_point *pt, expectation *X, ad_diag *d, const cli_source **at)
+{
+    ad_errclass e = cli_expect_init(&X->E, o, pt->plan, (const char *const *)o->at.names, o->at.n, d, at);
+    if (e) return e;
+    X->w = cli_expect_works(&X->E);
+    X->given = malloc(X->E.n * sizeof *X->given);
+    if (!X->w || !X->given) return nomem(d);
+    size_t k;
+    if ((e = cli_expect_eval(&X->E, X->w, o->at.values, X->given, d, &k))) {
+        *at = &o->expect[k].src;
+        return e;
+    }
+    X->x = (cli_expected){&X->E, X->given, &pt->chk};
+    pt->answer.exp = &X->x;
+    return AD_E_NONE;
+}
+
 int cli_run(const cli_options *o)
 {
     ad_tape *t = ad_tape_new();
@@ -185,10 +222,14 @@ int cli_run(const cli_options *o)
     for (size_t i = 0; head == 0 && i < (joint ? 1 : o->nsrc); i++) {
         cli_point pt;
         ad_diag d;
+        expectation X = {0};
+        const cli_source *fat = NULL;   /* a formula of --expect at fault */
         ad_errclass e = joint ? cli_evaluate(o, o->src, o->nsrc, t, w, &pt, &d) : cli_evaluate(o, &o->src[i], 1, t, w, &pt, &d);
+        if (!e && o->nexpect) e = expect_at(o, &pt, &X, &d, &fat);
         if (e) {
             const cli_source *s = &o->src[joint ? (d.src >= 0 && (size_t)d.src < o->nsrc ? (size_t)d.src : 0) : i];
-            cli_report(o, &(cli_where){.src = s}, &d);
+            cli_report(o, &(cli_where){.src = o->nexpect ? fat : s}, &d);
+            expectation_free(&X);
             if (!status || e == AD_E_IO) status = cli_exit_code(e);
             cli_point_free(&pt);
             if (e == AD_E_IO) break;   /* out of memory is fatal: stop here */
@@ -199,6 +240,7 @@ int cli_run(const cli_options *o)
         }
         int rc = show(o, &o->src[i], t, w, &pt, joint);
         cli_point_free(&pt);
+        expectation_free(&X);
         if (rc == -2) { status = cli_exit_code(AD_E_IO); break; }
         if (rc < 0) break;   /* a write error: main reports it */
         if (rc && !status) status = rc;

@@ -1,0 +1,117 @@
+/* expect.c - --expect (expect.h): the user's formulas for partial
+ * derivatives, recorded and planned like an -e of their own, evaluated at
+ * each point, and compared with the derivative adcalc computes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "expect.h"
+#include "run.h"
+
+void cli_expect_free(cli_expect *E)
+{
+    for (size_t k = 0; E->t && k < E->n; k++) {
+        ad_plan_free(E->plan[k]);
+        ad_tape_free(E->t[k]);
+    }
+    free(E->t);
+    free(E->plan);
+    free(E->col);
+    memset(E, 0, sizeof *E);
+}
+
+/* the derivative column of main named var, or the number of columns */
+static size_t column_of(const ad_plan *main, const char *var)
+{
+    size_t nc = ad_plan_layout(main)->ncols, c = 0;
+    while (c < nc && strcmp(ad_plan_column(main, c), var) != 0) c++;
+    return c;
+}
+
+/* formula k: recorded, optimised, planned for its value */
+static ad_errclass one(cli_expect *E, const cli_options *o, size_t k, const char *const *vars, size_t nvars,
+                       ad_diag *d)
+{
+    if (!(E->t[k] = ad_tape_new())) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    ad_errclass e = cli_record(o, &o->expect[k].src, 1, E->t[k], d);
+    if (!e && !o->no_optimize && ad_optimize(E->t[k], NULL) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    if (e) return e;
+    ad_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.vars = vars;
+    rq.nvars = nvars;
+    rq.policy = o->policy;
+    rq.many = 1;
+    size_t i;
+    e = ad_plan_new(E->t[k], &rq, &E->plan[k], &i, d);
+    return e == AD_E_NAME ? cli_unbound(E->t[k], i, d) : e;
+}
+
+ad_errclass cli_expect_init(cli_expect *E, const cli_options *o, const ad_plan *main, const char *const *vars,
+                            size_t nvars, ad_diag *d, const cli_source **at)
+{
+    memset(E, 0, sizeof *E);
+    *at = NULL;
+    size_t n = o->nexpect ? o->nexpect : 1;
+    E->t = calloc(n, sizeof *E->t);
+    E->plan = calloc(n, sizeof *E->plan);
+    E->col = calloc(n, sizeof *E->col);
+    if (!E->t || !E->plan || !E->col) {
+        cli_expect_free(E);
+        return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    }
+    E->n = o->nexpect;
+    for (size_t k = 0; k < E->n; k++) {
+        const char *var = o->expect[k].var;
+        if ((E->col[k] = column_of(main, var)) == ad_plan_layout(main)->ncols)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "--expect: d/d%.60s: '%.60s' is not a variable of the gradient "
+                                                    "(-at, the columns of the points, or --wrt)", var, var);
+        ad_errclass e = one(E, o, k, vars, nvars, d);
+        if (e) {
+            *at = &o->expect[k].src;
+            return e;
+        }
+    }
+    return AD_E_NONE;
+}
+
+ad_work **cli_expect_works(const cli_expect *E)
+{
+    ad_work **w = calloc(E->n ? E->n : 1, sizeof *w);
+    for (size_t k = 0; w && k < E->n; k++)
+        if (!(w[k] = ad_work_new())) {
+            cli_expect_works_free(E, w);
+            return NULL;
+        }
+    return w;
+}
+
+void cli_expect_works_free(const cli_expect *E, ad_work **w)
+{
+    for (size_t k = 0; w && k < E->n; k++) ad_work_free(w[k]);
+    free(w);
+}
+
+ad_errclass cli_expect_eval(const cli_expect *E, ad_work *const *w, const double *point, double *given, ad_diag *d,
+                            size_t *which)
+{
+    for (size_t k = 0; k < E->n; k++) {
+        ad_errclass e = ad_derive(E->plan[k], w[k], point, &given[k], NULL, d);
+        if (e) {
+            *which = k;
+            return e;
+        }
+    }
+    return AD_E_NONE;
+}
+
+int cli_expect_agrees(const cli_options *o, double given, double ad)
+{
+    return fabs(given - ad) <= o->atol + o->rtol * fabs(ad);
+}
+
+int cli_expect_failed(const cli_options *o, const cli_expect *E, const double *given, const ad_check_result *chk)
+{
+    for (size_t k = 0; k < E->n; k++)
+        if (!cli_expect_agrees(o, given[k], chk->items[E->col[k]].ad)) return 1;
+    return 0;
+}
