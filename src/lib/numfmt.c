@@ -19,7 +19,8 @@ char *ad_fmt_number(char *buf, size_t n, double x, int prec)
     }
     /* the shortest digits that read back to the same bits (dtoa.cc), laid
      * out as %g would with that many digits, except that a whole number
-     * below 1e17 is written out when that is no longer: 100, not 1e+02 */
+     * below 1e21 is written out in full, as JavaScript and jq write it:
+     * 5000000, not 5e+06 */
     char dig[24];
     int len, point;
     int neg = adi_shortest_digits(x, dig, sizeof dig, &len, &point);
@@ -31,12 +32,7 @@ char *ad_fmt_number(char *buf, size_t n, double x, int prec)
         snprintf(o, room, "0");
         return buf;
     }
-    int use_exp = exp10 < -4 || exp10 >= len;
-    if (use_exp && exp10 >= 0 && exp10 < 17) {
-        /* "%.Ng" would write d.dde+XX; the plain integer, if not longer */
-        int elen = len + (len > 1) + 4 + (exp10 >= 100);
-        if (exp10 + 1 <= elen) use_exp = 0;
-    }
+    int use_exp = exp10 < -4 || exp10 >= 21;
     if (use_exp) {
         size_t k = 0;
         o[k++] = dig[0];
