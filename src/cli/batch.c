@@ -22,6 +22,7 @@ typedef struct {
     cli_batch_chunk *ch;
     size_t nthreads;
     cli_expect E;             /* --expect */
+    cli_sigma S;              /* --sigma, --cov */
 } run;
 
 static void run_free(run *r)
@@ -37,6 +38,7 @@ static void run_free(run *r)
     free(r->vars);
     cli_buf_free(&r->exprs);
     cli_expect_free(&r->E);
+    cli_sigma_free(&r->S);
     ad_plan_free(r->P.plan);
     ad_tape_free(r->P.t);
 }
@@ -138,6 +140,19 @@ static int expectations(run *r)
         return cli_exit_code(e);
     }
     r->P.E = &r->E;
+    return 0;
+}
+
+/* --sigma's covariance over the derivative columns */
+static int uncertainties(run *r)
+{
+    ad_diag d;
+    ad_errclass e = cli_sigma_init(&r->S, r->P.o, r->P.plan, &d);
+    if (e) {
+        cli_report(r->P.o, NULL, &d);
+        return cli_exit_code(e);
+    }
+    r->P.S = &r->S;
     return 0;
 }
 
@@ -269,6 +284,7 @@ int cli_batch(const cli_options *o)
     if (!status) status = columns(&r, &hline, &first);
     if (!status) status = plan_rows(&r);
     if (!status && o->nexpect) status = expectations(&r);
+    if (!status && cli_sigma_fields(o)) status = uncertainties(&r);
     if (!status) status = workspaces(&r);
     if (!status) status = rows(&r, hline, first);
     run_free(&r);

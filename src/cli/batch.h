@@ -18,6 +18,7 @@
 #include "adcalc.h"
 #include "buf.h"
 #include "expect.h"
+#include "sigma.h"
 #include "options.h"
 
 /* runs batch mode; returns the exit status */
@@ -42,6 +43,7 @@ typedef struct {
     const char *exprs_json;   /* the expressions as a JSON value */
     int blocks;               /* rows go through the block replay */
     const cli_expect *E;      /* --expect's formulas, or NULL */
+    const cli_sigma *S;       /* --sigma's covariance, or NULL */
 } cli_batch_plan;
 
 /* the verdicts a row can fail: --check's, --expect's */
@@ -77,6 +79,7 @@ typedef struct {
     ad_check_result chk;
     ad_work **ew;             /* --expect: a workspace per formula */
     double *given;            /* ...and their values at the row */
+    double *sig, *scratch;    /* --sigma: a row's figures, room for H S */
     /* the block replay: rows waiting, their lines, results and flags */
     ad_block *bk;
     size_t B, pending;

@@ -31,21 +31,21 @@ static void add_err(cli_batch_chunk *c, long line, ad_errclass cls, const char *
     snprintf(e->msg, sizeof e->msg, "%s", msg);
 }
 
-/* one result row, as text, JSON or binary; checked: its check and
- * --expect's values are in c (--check, --expect), else (a row of nan
- * where they are asked for) they are not */
-static void format_row(cli_batch_chunk *c, const double *res, long line, int checked)
+/* one result row, as text, JSON or binary; ok: computed (its check,
+ * --expect's values and --sigma's figures are in c, where asked for),
+ * else a row of nan */
+static void format_row(cli_batch_chunk *c, const double *res, long line, int ok)
 {
     const cli_batch_plan *P = c->P;
     const cli_options *o = P->o;
     cli_expected x = {P->E, c->given, &c->chk};
-    cli_answer a = {P->plan, res, checked && o->check ? &c->chk : NULL, checked && P->E ? &x : NULL};
+    cli_answer a = {P->plan, res, ok && o->check ? &c->chk : NULL, ok && P->E ? &x : NULL, ok && P->S ? c->sig : NULL};
     if (o->binary)
         cli_buf_put(&c->out, res, P->L->width * sizeof *res);
     else if (o->format == CLI_FMT_JSON)
         cli_print_json(&c->out, o, P->exprs_json, P->L->m > 1, line, &a);
     else
-        cli_print_row(&c->out, o, res, P->L->width, P->osep, checked || !(o->check || P->E) ? &a : NULL);
+        cli_print_row(&c->out, o, P->L, res, P->osep, ok ? &a : NULL);
 }
 
 static void failed(cli_batch_chunk *c, int v, long line)
@@ -53,13 +53,24 @@ static void failed(cli_batch_chunk *c, int v, long line)
     if (!c->failed[v]++) c->first_failed[v] = line;
 }
 
-static void emit(cli_batch_chunk *c, const double *res, long line, int checked)
+static void row_failed(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg);
+
+/* a row computed: --sigma's figures, its verdicts counted, and printed */
+static void emit(cli_batch_chunk *c, const double *res, long line)
 {
-    const cli_options *o = c->P->o;
+    const cli_batch_plan *P = c->P;
+    const cli_options *o = P->o;
+    ad_diag d;
+    if (P->S && cli_sigma_eval(P->S, P->L, res, c->scratch, c->sig, &d)) {
+        char msg[600];
+        cli_message(&d, msg, sizeof msg);
+        row_failed(c, line, d.cls, msg);
+        return;
+    }
     c->rows++;
-    if (checked && o->check && c->chk.failed) failed(c, CLI_VERDICT_CHECK, line);
-    if (checked && c->P->E && cli_expect_failed(o, c->P->E, c->given, &c->chk)) failed(c, CLI_VERDICT_EXPECT, line);
-    format_row(c, res, line, checked);
+    if (o->check && c->chk.failed) failed(c, CLI_VERDICT_CHECK, line);
+    if (P->E && cli_expect_failed(o, P->E, c->given, &c->chk)) failed(c, CLI_VERDICT_EXPECT, line);
+    format_row(c, res, line, 1);
 }
 
 /* one row failed: record it, and emit its marked row; out of memory
@@ -105,7 +116,7 @@ static void eval_row(cli_batch_chunk *c, const double *cols, long line)
                       e == AD_E_IO && d.hint != AD_HINT_ITER_LIMIT && d.hint != AD_HINT_TAPE_LIMIT);
         return;
     }
-    emit(c, c->res, line, checks);
+    emit(c, c->res, line);
 }
 
 /* runs the rows waiting in the block, then emits them in order; a row the
@@ -123,7 +134,7 @@ static void flush_block(cli_batch_chunk *c)
     }
     for (size_t j = 0; j < np && !c->stopped; j++) {
         if (c->bflag[j]) eval_row(c, c->brows + j * P->ncol, c->bline[j]);
-        else emit(c, c->bout + j * P->L->width, c->bline[j], 0);
+        else emit(c, c->bout + j * P->L->width, c->bline[j]);
     }
 }
 
@@ -282,6 +293,12 @@ int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P)
         if (!c->items) return -1;
         c->chk.items = c->items;
     }
+    if (P->S) {
+        size_t nn = P->S->second ? P->L->ncols * P->L->ncols : 0;
+        c->sig = malloc((P->L->m * P->S->fields + 1) * sizeof *c->sig);
+        c->scratch = malloc((nn ? nn : 1) * sizeof *c->scratch);
+        if (!c->sig || !c->scratch) return -1;
+    }
     if (P->E) {
         c->ew = cli_expect_works(P->E);
         c->given = malloc((P->E->n ? P->E->n : 1) * sizeof *c->given);
@@ -312,6 +329,8 @@ void cli_batch_chunk_free(cli_batch_chunk *c)
     free(c->items);
     if (c->P->E) cli_expect_works_free(c->P->E, c->ew);
     free(c->given);
+    free(c->sig);
+    free(c->scratch);
     ad_block_free(c->bk);
     free(c->brows);
     free(c->bout);

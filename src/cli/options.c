@@ -277,6 +277,39 @@ static ad_errclass expect_list(cli_options *o, const char *opt, const char *arg,
     return AD_E_NONE;
 }
 
+/* "x:y=2e-4,x:x=0.01": entries of the inputs' covariance (--cov) */
+static ad_errclass cov_list(cli_options *o, const char *opt, const char *arg, ad_diag *d)
+{
+    const char *p = arg;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *colon = memchr(p, ':', len), *eq = memchr(p, '=', len);
+        if (!colon || !eq || eq < colon)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected NAME:NAME=VALUE, got '%.*s'", opt,
+                               (int)(len > 60 ? 60 : len), p);
+        size_t la = (size_t)(colon - p), lb = (size_t)(eq - colon - 1), lv = len - (size_t)(eq + 1 - p);
+        ad_errclass e = check_name(opt, p, la, d);
+        if (!e) e = check_name(opt, colon + 1, lb, d);
+        if (e) return e;
+        double v;
+        const char *why;
+        if (cli_parse_number(eq + 1, lv, &v, &why) < 0)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%.*s'", opt, (int)(eq - p > 60 ? 60 : eq - p),
+                               p, why, (int)(lv > 60 ? 60 : lv), eq + 1);
+        if (room((void **)&o->cov, o->ncov, &o->covcap, sizeof *o->cov) < 0) return nomem(d);
+        cli_cov *c = &o->cov[o->ncov];
+        c->a = dupn(p, la);
+        c->b = dupn(colon + 1, lb);
+        c->c = v;
+        o->ncov++;
+        if (!c->a || !c->b) return nomem(d);
+        if (!end) break;
+        p = end + 1;
+    }
+    return AD_E_NONE;
+}
+
 /* "0.5,1,-2" */
 static ad_errclass numbers_list(const char *o, const char *arg, double **list, size_t *n, ad_diag *d)
 {
@@ -408,6 +441,8 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_AT: return cli_add_bindings(typed, v->text, &o->at, d);
     case CLI_OPT_SEED: return cli_add_bindings(typed, v->text, &o->seed, d);
     case CLI_OPT_EXPECT: return expect_list(o, typed, v->text, d);
+    case CLI_OPT_SIGMA: return cli_add_bindings(typed, v->text, &o->sigma, d);
+    case CLI_OPT_COV: return cov_list(o, typed, v->text, d);
     case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, &o->wrtcap, d);
     case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, &o->varscap, d);
     case CLI_OPT_ADJOINT: return numbers_list(typed, v->text, &o->adjoint, &o->nadjoint, d);
@@ -600,6 +635,20 @@ static ad_errclass check_binary_format(const cli_options *o, ad_diag *d)
     return AD_E_NONE;
 }
 
+/* --sigma: uncertainties are numbers >= 0, and so are --cov's variances
+ * (repeats are found where the names become columns, sigma.c) */
+static ad_errclass check_sigma_values(const cli_options *o, ad_diag *d)
+{
+    for (size_t k = 0; k < o->sigma.n; k++)
+        if (!(o->sigma.values[k] >= 0))
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "--sigma: the uncertainty of '%.60s' is negative", o->sigma.names[k]);
+    for (size_t k = 0; k < o->ncov; k++)
+        if (strcmp(o->cov[k].a, o->cov[k].b) == 0 && o->cov[k].c < 0)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "--cov: the variance %.60s:%.60s is negative", o->cov[k].a,
+                               o->cov[k].b);
+    return AD_E_NONE;
+}
+
 /* --expect compares the gradient of one expression */
 static ad_errclass check_expect_one(const cli_options *o, ad_diag *d)
 {
@@ -752,6 +801,14 @@ void cli_options_free(cli_options *o)
         free((char *)o->expect[k].src.src);
     }
     free(o->expect);
+    for (size_t k = 0; k < o->sigma.n; k++) free(o->sigma.names[k]);
+    free(o->sigma.names);
+    free(o->sigma.values);
+    for (size_t k = 0; k < o->ncov; k++) {
+        free(o->cov[k].a);
+        free(o->cov[k].b);
+    }
+    free(o->cov);
     free(o->src);
     free(o->at.names);
     free(o->at.values);
@@ -775,7 +832,7 @@ void cli_request(const cli_options *o, int joint, ad_request *rq)
     rq->weights = o->adjoint;
     /* the outputs of one tape have a Jacobian only when asked; --grad
      * (or --wrt) and, in batch mode, --jacobian ask for first derivatives */
-    rq->grad = joint ? o->jacobian : o->grad || o->jacobian;
+    rq->grad = joint ? o->jacobian : o->grad || o->jacobian || o->sigma.n || o->ncov;
     rq->jacobian = o->jacobian;
     rq->hessian = o->hessian;
     rq->order = o->order;

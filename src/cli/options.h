@@ -48,6 +48,12 @@ typedef struct {
     cli_source src;   /* named "--expect" (or "--expect#K" among several) */
 } cli_expect_item;
 
+/* --cov: one entry A:B=C of the inputs' covariance */
+typedef struct {
+    char *a, *b;
+    double c;
+} cli_cov;
+
 /* NAME=VALUE lists (-at, --seed): names and values side by side */
 typedef struct {
     char **names;
@@ -71,6 +77,8 @@ typedef struct {
     int order;                       /* --order K (0: not asked) */
     int check;                       /* --check */
     cli_expect_item *expect; size_t nexpect, expectcap;   /* --expect, in order */
+    cli_bindings sigma;              /* --sigma */
+    cli_cov *cov;    size_t ncov, covcap;   /* --cov */
     double step_scale, rtol, atol;   /* --step-scale, --rtol, --atol */
     ad_mode mode;
     ad_policy policy;

@@ -168,6 +168,14 @@ static void json_single(cli_buf *b, const cli_options *o, const cli_answer *a)
         cli_buf_puts(b, ", \"derivatives\": ");
         jarray(b, row + L->derivs, L->order, 1, p);
     }
+    if (a->sigma) {
+        cli_buf_puts(b, ", \"sigma\": ");
+        jnum(b, a->sigma[0], p);
+        if (cli_sigma_fields(o) > 1) {
+            cli_buf_puts(b, ", \"sigma2\": ");
+            jnum(b, a->sigma[1], p);
+        }
+    }
     if (a->chk) json_check(b, o, a);
     if (a->exp) json_expect(b, o, a->exp);
     if (L->hessian != AD_ABSENT || L->hvp != AD_ABSENT) {
@@ -196,6 +204,10 @@ static void json_joint(cli_buf *b, const cli_options *o, const cli_answer *a)
     if (L->jvp != AD_ABSENT) {
         cli_buf_puts(b, ", \"jvp\": ");
         jarray(b, row + L->jvp, L->m, L->per_out, p);
+    }
+    if (a->sigma) {
+        cli_buf_puts(b, ", \"sigma\": ");
+        jarray(b, a->sigma, L->m, cli_sigma_fields(o), p);
     }
     if (L->grad != AD_ABSENT || L->vjp != AD_ABSENT) {
         /* the variables the columns of "jacobian" stand for */
@@ -236,9 +248,17 @@ static int result_line(const cli_answer *a, size_t i, char *label, size_t n, dou
     }
     if (i < L->order) { snprintf(label, n, "f^(%zu)", i + 1); *v = row[L->derivs + i]; return 1; }
     i -= L->order;
-    if (L->hvp != AD_ABSENT && i < nc) {
-        snprintf(label, n, "hvp[%.40s]", ad_plan_column(a->plan, i));
-        *v = row[L->hvp + i];
+    if (L->hvp != AD_ABSENT) {
+        if (i < nc) {
+            snprintf(label, n, "hvp[%.40s]", ad_plan_column(a->plan, i));
+            *v = row[L->hvp + i];
+            return 1;
+        }
+        i -= nc;
+    }
+    if (a->sigma && i < 2 && (i == 0 || L->hessian != AD_ABSENT)) {
+        snprintf(label, n, i ? "sigma2" : "sigma");
+        *v = a->sigma[i];
         return 1;
     }
     return 0;
@@ -406,7 +426,8 @@ static void text_expect(cli_buf *b, const cli_options *o, const cli_expected *x,
  * for): then as bc prints it, else in labelled lines */
 static int bare(const cli_options *o)
 {
-    return !o->grad && !o->jacobian && !o->seed.n && !o->order && !o->hessian && !o->check && !o->nexpect;
+    return !o->grad && !o->jacobian && !o->seed.n && !o->order && !o->hessian && !o->check && !o->nexpect &&
+           !cli_sigma_fields(o);
 }
 
 void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const cli_answer *a, int several)
@@ -525,11 +546,16 @@ static void verdicts(cli_buf *b, const cli_options *o, const cli_answer *a, char
         cli_buf_printf(b, "%c%s", sep, !a ? "nan" : cli_expect_failed(o, a->exp->E, a->exp->given, a->exp->chk) ? "FAIL" : "pass");
 }
 
-void cli_print_row(cli_buf *b, const cli_options *o, const double *row, size_t width, char sep, const cli_answer *a)
+void cli_print_row(cli_buf *b, const cli_options *o, const ad_layout *L, const double *row, char sep, const cli_answer *a)
 {
-    for (size_t i = 0; i < width; i++) {
+    for (size_t i = 0; i < L->width; i++) {
         if (i) cli_buf_putc(b, sep);
         cli_buf_number(b, row[i], o->precision);
+    }
+    size_t ns = cli_sigma_fields(o) * L->m;
+    for (size_t i = 0; i < ns; i++) {
+        cli_buf_putc(b, sep);
+        cli_buf_number(b, a && a->sigma ? a->sigma[i] : NAN, o->precision);
     }
     verdicts(b, o, a, sep);
     cli_buf_putc(b, '\n');
@@ -555,6 +581,17 @@ static void field_names(cli_buf *b, const ad_layout *L, const cli_columns *c, co
     for (size_t k = 0; k < L->order; k++) cli_buf_printf(b, "%cf^(%zu)%s", sep, k + 1, suffix);
 }
 
+/* the names of an output's --sigma figures, a sep before each; #r
+ * after each when r > 0 */
+static void sigma_names(cli_buf *b, const cli_options *o, size_t r, char sep)
+{
+    static const char *const name[] = {"sigma", "sigma2"};
+    for (size_t k = 0; k < cli_sigma_fields(o); k++) {
+        cli_buf_printf(b, "%c%s", sep, name[k]);
+        if (r) cli_buf_printf(b, "#%zu", r);
+    }
+}
+
 void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c, char sep)
 {
     for (size_t r = 0; r < L->m; r++) {
@@ -562,6 +599,7 @@ void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, cons
         if (L->m > 1) snprintf(suffix, sizeof suffix, "#%zu", r + 1);
         field_names(b, L, c, suffix, sep, r == 0);
     }
+    for (size_t r = 0; r < L->m; r++) sigma_names(b, o, L->m > 1 ? r + 1 : 0, sep);
     if (o->check) cli_buf_printf(b, "%ccheck", sep);
     if (o->nexpect) cli_buf_printf(b, "%cexpect", sep);
     cli_buf_putc(b, '\n');
@@ -570,6 +608,7 @@ void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, cons
 void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c)
 {
     field_names(b, L, c, "", '\t', 1);
+    sigma_names(b, o, 0, '\t');
     if (o->check) cli_buf_puts(b, "\tcheck");
     if (o->nexpect) cli_buf_puts(b, "\texpect");
     cli_buf_putc(b, '\n');
@@ -584,6 +623,10 @@ static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, cons
         for (size_t i = 0; i < L->per_out; i++) {
             if (i) cli_buf_putc(b, '\t');
             cli_buf_number(b, row ? row[r * L->per_out + i] : NAN, o->precision);
+        }
+        for (size_t k = 0, ns = cli_sigma_fields(o); k < ns; k++) {
+            cli_buf_putc(b, '\t');
+            cli_buf_number(b, a && a->sigma ? a->sigma[r * ns + k] : NAN, o->precision);
         }
         verdicts(b, o, a, '\t');
         cli_buf_putc(b, '\n');

@@ -8,6 +8,7 @@
 #include "adcalc.h"
 #include "buf.h"
 #include "expect.h"
+#include "sigma.h"
 #include "options.h"
 
 /* --expect at one point: the formulas' values beside adcalc's */
@@ -23,6 +24,7 @@ typedef struct {
     const double *row;            /* ad_plan_layout(plan)->width numbers */
     const ad_check_result *chk;   /* the gradient check, or NULL */
     const cli_expected *exp;      /* --expect, or NULL */
+    const double *sigma;          /* --sigma: cli_sigma_fields per output, or NULL */
 } cli_answer;
 
 /* one expression's result as text; several: headed by the expression */
@@ -62,11 +64,12 @@ typedef struct {
 void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a);
 /* the names of those fields (--header) */
 void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c);
-/* a batch row: the numbers separated by sep, then the verdicts of a
+/* a batch row: the numbers separated by sep (L->width), the figures of
+ * --sigma (output by output), then the verdicts of a
  * (--check, --expect: pass or FAIL; nan when a is NULL, a row that
  * failed); the header row names them, every output's fields with the
  * suffix #N when there are several, then "check" and "expect" */
-void cli_print_row(cli_buf *b, const cli_options *o, const double *row, size_t width, char sep, const cli_answer *a);
+void cli_print_row(cli_buf *b, const cli_options *o, const ad_layout *L, const double *row, char sep, const cli_answer *a);
 void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c, char sep);
 
 #endif

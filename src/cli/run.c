@@ -7,6 +7,7 @@
 #include <string.h>
 #include "run.h"
 #include "expect.h"
+#include "sigma.h"
 #include "report.h"
 
 void cli_point_free(cli_point *pt)
@@ -99,6 +100,23 @@ static void path_stats(const ad_tape *t, const ad_tape *u)
             n, ni, nc, n - ni - nc, ad_tape_nguards(u), n * ad_node_bytes());
 }
 
+/* --sigma at the point: the figures of the one output into pt */
+static ad_errclass propagate(const cli_options *o, cli_point *pt, ad_diag *d)
+{
+    cli_sigma S;
+    ad_errclass e = cli_sigma_init(&S, o, pt->plan, d);
+    if (e) return e;
+    const ad_layout *L = ad_plan_layout(pt->plan);
+    size_t nn = L->ncols * L->ncols;   /* the Hessian's entries: its row holds them already */
+    double *scratch = S.second ? malloc((nn ? nn : 1) * sizeof *scratch) : NULL;
+    if (S.second && !scratch) e = nomem(d);
+    else e = cli_sigma_eval(&S, L, pt->row, scratch, pt->sigma, d);
+    free(scratch);
+    cli_sigma_free(&S);
+    if (!e) pt->answer.sigma = pt->sigma;
+    return e;
+}
+
 ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work *w, cli_point *pt, ad_diag *d)
 {
     memset(pt, 0, sizeof *pt);
@@ -115,7 +133,8 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     if (!pt->row || (rq.check && !pt->items)) return nomem(d);
     pt->chk.items = pt->items;
     if ((e = ad_derive(pt->plan, w, o->at.values, pt->row, rq.check ? &pt->chk : NULL, d))) return e;
-    pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL, NULL};
+    pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL, NULL, NULL};
+    if (cli_sigma_fields(o) && (e = propagate(o, pt, d))) return e;
     if (o->stats) path_stats(t, ad_work_tape(w));
     return AD_E_NONE;
 }

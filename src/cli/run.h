@@ -14,6 +14,7 @@ typedef struct {
     double *row;
     ad_check_item *items;
     ad_check_result chk;
+    double sigma[2];              /* --sigma's figures (one output) */
     cli_answer answer;
 } cli_point;
 
