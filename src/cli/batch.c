@@ -34,7 +34,9 @@ static void run_free(run *r)
     }
     if (r->in && r->in != stdin) fclose(r->in);
     free(r->hdr);
-    if (!r->P.o->nvars) free(r->P.colnames);
+    free(r->P.colnames);
+    free(r->P.fieldnames);
+    free(r->P.field_col);
     free(r->vars);
     cli_buf_free(&r->exprs);
     cli_expect_free(&r->E);
@@ -110,9 +112,16 @@ static int plan_rows(run *r)
         size_t len;
         const char *name = ad_tape_input_name(P->t, i, &len);
         int src = d.src;
+        /* the columns read as text: a header that is data, or misspelt */
+        char names[160] = "";
+        for (size_t f = 0, k = 0; f < P->nfields && k < 3; f++)
+            if (P->field_col && P->field_col[f] < 0)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%.30s'", k++ ? ", " : "",
+                         P->fieldnames[f]);
         ad_diag_set(&d, AD_E_NAME, d.line, d.col,
-                    "variable '%.*s' has no value: it is not a column of the points, nor given with -at",
-                    (int)(len > 60 ? 60 : len), name);
+                    "variable '%.*s' has no value: it is not a column of the points, nor given with -at%s%s%s",
+                    (int)(len > 60 ? 60 : len), name, *names ? " (the header's other columns, passed through: " : "",
+                    names, *names ? (P->passed > 3 ? ", ...)" : ")") : "");
         cli_report(o, &(cli_where){.src = &o->src[src]}, &d);
     } else if (e) {
         cli_report(o, NULL, &d);
@@ -237,6 +246,12 @@ static int rows(run *r, long hline, char *first)
     const cli_options *o = r->P.o;
     if (!o->binary && (o->format == CLI_FMT_TEXT || o->header)) {
         cli_buf b = {0};
+        /* the fields passed through (or echoed) first */
+        for (size_t f = 0; o->format != CLI_FMT_JSON && f < r->P.nfields; f++)
+            if (o->echo || r->P.field_col[f] < 0) {
+                cli_print_text_field(&b, r->P.fieldnames[f], strlen(r->P.fieldnames[f]), r->P.osep);
+                cli_buf_putc(&b, r->P.osep);
+            }
         cli_print_header(&b, o, r->P.L, &(cli_columns){r->P.plan, NULL}, r->P.osep);
         int bad = b.nomem;
         cli_buf_flush(&b, stdout);

@@ -33,11 +33,15 @@ typedef struct {
     ad_tape *t;
     ad_plan *plan;
     const ad_layout *L;
-    size_t ncol;              /* the columns of a row */
+    size_t ncol;              /* the variable columns of a row (numbers) */
     char **colnames;          /* their names */
+    size_t nfields;           /* text rows: all the fields of a line */
+    char **fieldnames;        /* their names (unquoted) */
+    long *field_col;          /* field f's variable column, or -1: text, passed through */
+    size_t passed;            /* the fields passed through */
     size_t nvars;             /* the point: the columns, then -at's values */
     const double *tail;       /* -at's values */
-    char sep;                 /* the separator of the input's text rows */
+    char sep;                 /* the separator of the input's text rows: tab, ',', ';' or ' ' (blanks) */
     char osep;                /* the separator of the output's text rows */
     const char *name;         /* the input's name for diagnostics */
     const char *exprs_json;   /* the expressions as a JSON value */
@@ -86,6 +90,11 @@ typedef struct {
     double *brows, *bout;
     long *bline;
     unsigned char *bflag;
+    /* text rows: the line of the row at hand, and of the rows waiting */
+    const char *rsrc;
+    size_t rlen;
+    const char **bsrc;
+    size_t *blen;
 } cli_batch_chunk;
 
 int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P);
@@ -113,8 +122,18 @@ int cli_batch_read_chunk(cli_batch_reader *R, cli_batch_chunk *c);
  * read, *first with --vars the first data line (kept); the exit status of
  * an error it reported, else 0 */
 int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first);
-/* the numbers of one text line into cols; -1 with a message on a bad row */
+/* the numbers of one text line's variable fields into cols; -1 with a
+ * message on a bad row */
 int cli_batch_parse_line(const cli_batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn);
+/* the separator a header line uses: a tab, else a ',' outside quotes,
+ * else a ';', else blanks (' ') */
+char cli_batch_separator(const char *line);
+/* The field of s[0..n) that starts at *i (RFC 4180: a quoted field may
+ * hold the separator and "" for a quote, within its line): its text
+ * s[*b..*e), still with "" when quoted; *i moves past it and its
+ * separator, *last says it was the line's last.  0, or -1 with why. */
+int cli_batch_field(char sep, const char *s, size_t n, size_t *i, size_t *b, size_t *e, int *quoted, int *last,
+                    char *why, size_t whyn);
 
 /* what has been written (batch_pipe.c): the first error's status, a stop */
 typedef struct {

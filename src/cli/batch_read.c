@@ -9,9 +9,67 @@
 #include "names.h"
 #include "report.h"
 
-/* ---- the header ---- */
+/* ---- fields: RFC 4180 quoting ---- */
 
-static int name_char(char c) { return c && c != ',' && c != ' ' && c != '\t' && c != '\r'; }
+static int blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
+
+/* The field of s[0..n) that starts at *i: its text s[*b..*e), quoted or
+ * not (a quoted one may hold the separator, and "" for a quote; it ends
+ * on its line).  Blanks around a field are not part of it, unless the
+ * separator is blanks, which then end an unquoted field.  *i moves past
+ * the field and its separator; *last says it was the line's last.  0, or
+ * -1 with a message in why. */
+int cli_batch_field(char sep, const char *s, size_t n, size_t *i, size_t *b, size_t *e, int *quoted, int *last,
+                    char *why, size_t whyn)
+{
+    size_t k = *i;
+    while (k < n && blank(s[k]) && (sep == ' ' || s[k] != sep)) k++;
+    *quoted = k < n && s[k] == '"';
+    if (*quoted) {
+        size_t q = ++k;
+        while (q < n && !(s[q] == '"' && (q + 1 >= n || s[q + 1] != '"'))) q += s[q] == '"' ? 2 : 1;
+        if (q >= n) {
+            snprintf(why, whyn, "a quoted field without its closing quote");
+            return -1;
+        }
+        *b = k;
+        *e = q;
+        k = q + 1;
+        while (k < n && blank(s[k]) && (sep == ' ' || s[k] != sep)) k++;
+        if (k < n && s[k] != sep && !(sep == ' ' && blank(s[k]))) {
+            snprintf(why, whyn, "text after the closing quote of a field");
+            return -1;
+        }
+    } else {
+        *b = k;
+        while (k < n && s[k] != sep && !(sep == ' ' && blank(s[k]))) k++;
+        *e = k;
+        while (*e > *b && blank(s[*e - 1])) (*e)--;
+    }
+    /* past the separator (blanks: all of them); a separator at the end
+     * of the line is followed by an empty field */
+    int more = 0;
+    if (sep == ' ')
+        while (k < n && blank(s[k])) k++;
+    else if (k < n)
+        k++, more = 1;
+    *last = k >= n && !more;
+    *i = k;
+    return 0;
+}
+
+/* the value of a field: quoted text with "" as ", in place; its length */
+static size_t unquote(char *t, size_t len)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < len; r++) {
+        t[w++] = t[r];
+        if (t[r] == '"' && r + 1 < len && t[r + 1] == '"') r++;
+    }
+    return w;
+}
+
+/* ---- the header ---- */
 
 /* the next line of f (without its newline) into *buf; -1 at the end, -2
  * when reading failed (errno says why) */
@@ -30,20 +88,6 @@ static int header_error(const cli_batch_plan *P, long hline, ad_errclass cls, co
 {
     cli_error(P->o, &(cli_where){.file = P->name, .line = hline}, cls, "%s", msg);
     return cli_exit_code(cls);
-}
-
-/* one column name b[0..len) of the header, checked */
-static int header_name(cli_batch_plan *P, long hline, const char *b, size_t len)
-{
-    const cli_options *o = P->o;
-    char msg[300];
-    if (!cli_is_name(b, len) || ad_reserved(b, len)) {
-        snprintf(msg, sizeof msg, "header column %zu: '%.60s' is not a variable name (the first line names the "
-                                  "columns; or give --vars)", P->ncol + 1, b);
-        return header_error(P, hline, AD_E_SYNTAX, msg);
-    }
-    (void)o;
-    return 0;
 }
 
 /* a column named twice, or also given by -at: the exit status of the
@@ -72,41 +116,97 @@ static int header_unique(cli_batch_plan *P, long hline)
     return 0;
 }
 
-/* splits the header hdr (NUL-terminated in place) into column names */
-static int header_names(cli_batch_plan *P, char *hdr, long hline)
+/* room for one more field */
+static int add_field(cli_batch_plan *P, size_t *cap)
 {
-    size_t cap = 0;
-    char *s = hdr;
-    while (*s) {
-        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
-        if (!*s) break;
-        char *b = s;
-        while (name_char(*s)) s++;
-        size_t len = (size_t)(s - b);
-        char save = *s;
-        *s = 0;
-        int status = header_name(P, hline, b, len);
-        if (status) return status;
-        if (P->ncol == cap) {
-            size_t nc = cap ? 2 * cap : 16;
-            char **nn = realloc(P->colnames, nc * sizeof *nn);
-            if (!nn) return -1;
-            P->colnames = nn;
-            cap = nc;
+    if (P->nfields < *cap) return 0;
+    size_t nc = *cap ? 2 * *cap : 16;
+    char **nn = realloc(P->fieldnames, nc * sizeof *nn);
+    if (nn) P->fieldnames = nn;
+    long *nk = realloc(P->field_col, nc * sizeof *nk);
+    if (nk) P->field_col = nk;
+    if (!nn || !nk) return -1;
+    *cap = nc;
+    return 0;
+}
+
+/* splits the header hdr (NUL-terminated, changed in place) into field
+ * names, unquoted */
+static int header_fields(cli_batch_plan *P, char *hdr, long hline)
+{
+    size_t cap = 0, n = strlen(hdr), i = 0;
+    char why[120];
+    while (i < n) {
+        size_t b, e;
+        int quoted, last;
+        if (cli_batch_field(P->sep, hdr, n, &i, &b, &e, &quoted, &last, why, sizeof why) < 0) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "header column %zu: %s", P->nfields + 1, why);
+            return header_error(P, hline, AD_E_SYNTAX, msg);
         }
-        P->colnames[P->ncol++] = b;   /* terminated below, once all are read */
-        *s = save;
-        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
-        if (*s == ',') *s++ = ' ';
+        if (e == b && !quoted && P->sep == ' ') break;   /* trailing blanks */
+        if (add_field(P, &cap) < 0) return -1;
+        P->fieldnames[P->nfields++] = hdr + b;
+        hdr[quoted ? unquote(hdr + b, e - b) + b : e] = 0;
+        if (last) break;
     }
-    /* the names point into hdr: NUL-terminate them in place */
-    for (size_t k = 0; k < P->ncol; k++) {
-        char *q = P->colnames[k];
-        while (name_char(*q)) q++;
-        *q = 0;
+    if (P->nfields == 0) return header_error(P, hline, AD_E_SYNTAX, "the header names no columns");
+    return 0;
+}
+
+/* a name of the tape's inputs, of --wrt or of --seed: a variable */
+static int variable(const cli_batch_plan *P, const cli_nameset *inputs, const char *name)
+{
+    const cli_options *o = P->o;
+    if (cli_nameset_find(inputs, name, strlen(name)) != (size_t)-1) return 1;
+    for (size_t k = 0; k < o->nwrt; k++)
+        if (strcmp(o->wrt[k], name) == 0) return 1;
+    for (size_t k = 0; k < o->seed.n; k++)
+        if (strcmp(o->seed.names[k], name) == 0) return 1;
+    return 0;
+}
+
+/* which fields are variables (numbers, in P->colnames) and which are
+ * passed through as text: a field whose name is a variable of the
+ * expressions (or of --wrt, --seed) is one; binary rows are all numbers */
+static int field_kinds(cli_batch_plan *P)
+{
+    size_t ni = ad_tape_ninputs(P->t);
+    const char **in = malloc((ni ? ni : 1) * sizeof *in);
+    char **names = malloc((ni ? ni : 1) * sizeof *names);
+    P->colnames = malloc((P->nfields ? P->nfields : 1) * sizeof *P->colnames);
+    cli_nameset inputs = {0};
+    int rc = -1;
+    if (!in || !names || !P->colnames) goto out;
+    for (size_t k = 0; k < ni; k++) {
+        size_t len;
+        const char *s = ad_tape_input_name(P->t, k, &len);
+        if (!(names[k] = malloc(len + 1))) {
+            for (size_t j = 0; j < k; j++) free(names[j]);
+            goto out;
+        }
+        memcpy(names[k], s, len);
+        names[k][len] = 0;
+        in[k] = names[k];
     }
-    if (P->ncol == 0) return header_error(P, hline, AD_E_SYNTAX, "the header names no columns");
-    return header_unique(P, hline);
+    if (cli_nameset_init(&inputs, in, ni) == 0) {
+        P->ncol = 0;
+        for (size_t f = 0; f < P->nfields; f++) {
+            const char *name = P->fieldnames[f];
+            int var = P->o->binary ||
+                      (cli_is_name(name, strlen(name)) && !ad_reserved(name, strlen(name)) && variable(P, &inputs, name));
+            P->field_col[f] = var ? (long)P->ncol : -1;
+            if (var) P->colnames[P->ncol++] = P->fieldnames[f];
+            else P->passed++;
+        }
+        rc = 0;
+    }
+    cli_nameset_free(&inputs);
+    for (size_t k = 0; k < ni; k++) free(names[k]);
+out:
+    free(in);
+    free(names);
+    return rc;
 }
 
 int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first)
@@ -140,18 +240,21 @@ int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrca
             free(*hdr);   /* getline allocates even at the end */
             *hdr = NULL;
         }
-        /* the separator: a tab, else a comma, else blanks */
-        P->sep = *hdr && strchr(*hdr, '\t') ? '\t' : *hdr && strchr(*hdr, ',') ? ',' : ' ';
-        if (!*hdr) P->sep = ',';
+        P->sep = *hdr ? cli_batch_separator(*hdr) : ',';
         if (o->nvars) *first = *hdr;
     }
+    int status = 0;
     if (o->nvars) {
-        P->ncol = o->nvars;
-        P->colnames = o->vars;
-        return 0;
+        size_t cap = 0;
+        for (size_t k = 0; !status && k < o->nvars; k++) {
+            if (add_field(P, &cap) < 0) status = -1;
+            else P->fieldnames[P->nfields++] = o->vars[k];
+        }
+    } else if (!o->binary) {
+        status = header_fields(P, *hdr, *hline);
     }
-    if (o->binary) return 0;
-    int status = header_names(P, *hdr, *hline);
+    if (!status && field_kinds(P) < 0) status = -1;
+    if (!status) status = header_unique(P, *hline);
     if (status < 0) {
         cli_error(o, NULL, AD_E_IO, "out of memory");
         return cli_exit_code(AD_E_IO);
@@ -159,57 +262,63 @@ int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrca
     return status;
 }
 
+char cli_batch_separator(const char *line)
+{
+    int inq = 0, comma = 0, semi = 0;
+    for (const char *p = line; *p; p++) {
+        if (*p == '"') inq = !inq;
+        else if (!inq && *p == '\t') return '\t';
+        else if (!inq) comma |= *p == ',', semi |= *p == ';';
+    }
+    return comma ? ',' : semi ? ';' : ' ';
+}
+
 /* ---- rows ---- */
 
-static int blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
+/* a field's separator for the messages */
+static const char *sep_name(char sep) { return sep == ',' ? "," : sep == ';' ? ";" : "\\t"; }
 
-/* With a comma or tab separator, blanks may surround a value but not
- * separate two; with blanks, any run of them separates. */
+/* The numbers of the variable fields into cols; the text fields are only
+ * checked for their quoting.  An unquoted number ends at a blank or a
+ * comma, and only blanks may follow it before the separator. */
 int cli_batch_parse_line(const cli_batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn)
 {
     const char sep = P->sep;
-    size_t k = 0, i = 0;
-    /* the blanks that may surround a value (with blanks as separator: all) */
-#define SKIP() while (i < n && blank(s[i]) && (sep == ' ' || s[i] != sep)) i++
-    SKIP();
-    for (;;) {
-        if (k == P->ncol) {
-            snprintf(why, whyn, "more than %zu columns", P->ncol);
+    size_t i = 0, f = 0;
+    int last = n == 0;
+    while (!last) {
+        if (f == P->nfields) {
+            snprintf(why, whyn, "more than %zu columns", P->nfields);
             return -1;
         }
-        size_t b = i;
-        while (i < n && !blank(s[i]) && s[i] != ',') i++;
-        const char *e;
-        if (i == b) {
-            snprintf(why, whyn, "an empty column %zu", k + 1);
+        size_t b, e;
+        int quoted;
+        if (cli_batch_field(sep, s, n, &i, &b, &e, &quoted, &last, why, whyn) < 0) return -1;
+        if (sep == ' ' && e == b && !quoted && last) break;   /* trailing blanks */
+        long c = P->field_col[f++];
+        if (c < 0) continue;   /* text, passed through */
+        if (e == b) {
+            snprintf(why, whyn, "an empty column %zu", f);
             return -1;
         }
-        if (cli_parse_number(s + b, i - b, &cols[k], &e) < 0) {
-            snprintf(why, whyn, "column %zu (%s): '%.*s' %s", k + 1, P->colnames[k], (int)(i - b > 40 ? 40 : i - b),
-                     s + b, e);
+        size_t t = b;
+        while (t < e && !blank(s[t]) && s[t] != ',' && s[t] != ';') t++;
+        if (t < e && !quoted) {
+            if (sep == ' ') snprintf(why, whyn, "a '%c' where the separator is a space", s[t]);
+            else if (blank(s[t])) snprintf(why, whyn, "a blank where the separator is '%s'", sep_name(sep));
+            else snprintf(why, whyn, "a '%c' where the separator is %s%s%s", s[t], sep == '\t' ? "a tab" : "'",
+                          sep == '\t' ? "" : sep_name(sep), sep == '\t' ? "" : "'");
             return -1;
         }
-        k++;
-        SKIP();
-        if (i >= n) break;
-        if (sep == ' ') {
-            if (s[i] == ',') {
-                snprintf(why, whyn, "a ',' where the separator is a space");
-                return -1;
-            }
-            continue;   /* blanks were the separator */
-        }
-        if (s[i] != sep) {
-            snprintf(why, whyn, s[i] == ',' ? "a ',' where the separator is a tab" : "a blank where the separator is '%s'",
-                     sep == ',' ? "," : "\\t");
+        const char *err;
+        if (cli_parse_number(s + b, e - b, &cols[c], &err) < 0) {
+            snprintf(why, whyn, "column %zu (%s): '%.*s' %s", f, P->colnames[c], (int)(e - b > 40 ? 40 : e - b), s + b,
+                     err);
             return -1;
         }
-        i++;
-        SKIP();
     }
-#undef SKIP
-    if (k != P->ncol) {
-        snprintf(why, whyn, "%zu column%s where %zu are expected", k, k == 1 ? "" : "s", P->ncol);
+    if (f != P->nfields) {
+        snprintf(why, whyn, "%zu column%s where %zu are expected", f, f == 1 ? "" : "s", P->nfields);
         return -1;
     }
     return 0;

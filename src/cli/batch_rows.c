@@ -31,6 +31,51 @@ static void add_err(cli_batch_chunk *c, long line, ad_errclass cls, const char *
     snprintf(e->msg, sizeof e->msg, "%s", msg);
 }
 
+/* the fields of the row's line that pass through (all of them with
+ * --echo), as the row's first fields (text: each as it was, re-quoted for
+ * the output's separator, then the separator) or a JSON object of strings
+ * into b; a line that cannot be split gives empty fields from there */
+static void passed(cli_batch_chunk *c, cli_buf *b, int json)
+{
+    const cli_batch_plan *P = c->P;
+    const cli_options *o = P->o;
+    const char *s = c->rsrc;
+    size_t n = s ? c->rlen : 0, i = 0, k = 0;
+    int last = n == 0, bad = 0;
+    if (json) cli_buf_putc(b, '{');
+    for (size_t f = 0; f < P->nfields; f++) {
+        size_t fb = 0, fe = 0;
+        int quoted = 0;
+        char why[120];
+        if (!last && !bad) bad = cli_batch_field(P->sep, s, n, &i, &fb, &fe, &quoted, &last, why, sizeof why) < 0;
+        else fb = fe = 0;
+        if (bad) fb = fe = 0;
+        if (!o->echo && P->field_col[f] >= 0) continue;
+        /* the value: "" in a quoted field is one quote */
+        char *v = malloc(fe - fb + 1);
+        size_t len = 0;
+        if (!v) {
+            b->nomem = 1;
+            return;
+        }
+        for (size_t q = fb; q < fe; q++) {
+            v[len++] = s[q];
+            if (quoted && s[q] == '"' && q + 1 < fe && s[q + 1] == '"') q++;
+        }
+        if (json) {
+            if (k++) cli_buf_puts(b, ", ");
+            cli_buf_json_string(b, P->fieldnames[f], strlen(P->fieldnames[f]));
+            cli_buf_puts(b, ": ");
+            cli_buf_json_string(b, v, len);
+        } else {
+            cli_print_text_field(b, v, len, P->osep);
+            cli_buf_putc(b, P->osep);
+        }
+        free(v);
+    }
+    if (json) cli_buf_putc(b, '}');
+}
+
 /* one result row, as text, JSON or binary; ok: computed (its check,
  * --expect's values and --sigma's figures are in c, where asked for),
  * else a row of nan */
@@ -40,12 +85,22 @@ static void format_row(cli_batch_chunk *c, const double *res, long line, int ok)
     const cli_options *o = P->o;
     cli_expected x = {P->E, c->given, &c->chk};
     cli_answer a = {P->plan, res, ok && o->check ? &c->chk : NULL, ok && P->E ? &x : NULL, ok && P->S ? c->sig : NULL};
-    if (o->binary)
+    int prefix = !o->binary && (o->echo || P->passed);
+    if (o->binary) {
         cli_buf_put(&c->out, res, P->L->width * sizeof *res);
-    else if (o->format == CLI_FMT_JSON)
-        cli_print_json(&c->out, o, P->exprs_json, P->L->m > 1, line, &a);
-    else
+    } else if (o->format == CLI_FMT_JSON) {
+        cli_buf cols = {0};
+        if (prefix) {
+            passed(c, &cols, 1);
+            cli_buf_putc(&cols, 0);
+        }
+        if (cols.nomem) c->out.nomem = 1;
+        else cli_print_json(&c->out, o, P->exprs_json, P->L->m > 1, line, prefix ? cols.p : NULL, &a);
+        cli_buf_free(&cols);
+    } else {
+        if (prefix) passed(c, &c->out, 0);
         cli_print_row(&c->out, o, P->L, res, P->osep, ok ? &a : NULL);
+    }
 }
 
 static void failed(cli_batch_chunk *c, int v, long line)
@@ -133,6 +188,7 @@ static void flush_block(cli_batch_chunk *c)
         return;
     }
     for (size_t j = 0; j < np && !c->stopped; j++) {
+        if (c->bsrc) c->rsrc = c->bsrc[j], c->rlen = c->blen[j];
         if (c->bflag[j]) eval_row(c, c->brows + j * P->ncol, c->bline[j]);
         else emit(c, c->bout + j * P->L->width, c->bline[j]);
     }
@@ -146,6 +202,7 @@ static void add_row(cli_batch_chunk *c, const double *cols, long line)
         return;
     }
     memcpy(c->brows + c->pending * c->P->ncol, cols, c->P->ncol * sizeof *cols);
+    if (c->bsrc) c->bsrc[c->pending] = c->rsrc, c->blen[c->pending] = c->rlen;
     c->bline[c->pending++] = line;
     if (c->pending == c->B) flush_block(c);
 }
@@ -258,9 +315,12 @@ static void run_text(cli_batch_chunk *c)
         if (i < n && s[i] != '#') {
             char why[200];
             const char *nul = memchr(s, 0, n);
+            c->rsrc = s;
+            c->rlen = n;
             if (nul) snprintf(why, sizeof why, "a NUL byte at column %zu", (size_t)(nul - s) + 1);
             if (nul || cli_batch_parse_line(P, s, n, c->point, why, sizeof why) < 0) {
                 flush_block(c);
+                c->rsrc = s, c->rlen = n;   /* flush_block moved it */
                 if (!c->stopped) row_failed(c, line, AD_E_SYNTAX, why);
             } else {
                 add_row(c, c->point, line);
@@ -314,6 +374,11 @@ int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P)
         c->bline = malloc(c->B * sizeof *c->bline);
         c->bflag = malloc(c->B);
         if (!c->bk || !c->brows || !c->bout || !c->bline || !c->bflag) return -1;
+        if (!P->o->binary && (P->passed || P->o->echo)) {
+            c->bsrc = malloc(c->B * sizeof *c->bsrc);
+            c->blen = malloc(c->B * sizeof *c->blen);
+            if (!c->bsrc || !c->blen) return -1;
+        }
     }
     return 0;
 }
@@ -336,4 +401,6 @@ void cli_batch_chunk_free(cli_batch_chunk *c)
     free(c->bout);
     free(c->bline);
     free(c->bflag);
+    free(c->bsrc);
+    free(c->blen);
 }

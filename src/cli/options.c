@@ -451,6 +451,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_HESSIAN: o->hessian = 1; break;
     case CLI_OPT_CHECK: o->check = 1; break;
     case CLI_OPT_BINARY: o->binary = 1; break;
+    case CLI_OPT_ECHO: o->echo = 1; break;
     case CLI_OPT_STATS: o->stats = 1; break;
     case CLI_OPT_HEADER: o->header = 1; break;
     case CLI_OPT_NO_OPTIMIZE: o->no_optimize = 1; break;

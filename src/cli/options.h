@@ -92,6 +92,7 @@ typedef struct {
     const char *points;              /* --points FILE ('-': stdin) */
     char **vars;     size_t nvars, varscap;  /* --vars */
     int binary;                      /* --binary */
+    int echo;                        /* --echo */
     int on_error;                    /* CLI_ON_ERROR_* */
     int jobs;                        /* -j N (0: all cores) */
     int stats;                       /* --stats */

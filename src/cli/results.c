@@ -216,11 +216,12 @@ static void json_joint(cli_buf *b, const cli_options *o, const cli_answer *a)
     }
 }
 
-void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joint, long line,
+void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joint, long line, const char *columns,
                     const cli_answer *a)
 {
     cli_buf_putc(b, '{');
     if (line > 0) cli_buf_printf(b, "\"line\": %ld, ", line);
+    if (columns) cli_buf_printf(b, "\"columns\": %s, ", columns);
     cli_buf_puts(b, joint ? "\"exprs\": " : "\"expr\": ");
     cli_buf_puts(b, exprs);
     if (joint) json_joint(b, o, a);
@@ -495,7 +496,7 @@ void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, s
         cli_buf ex = {0};
         cli_json_exprs(&ex, src, n, joint);
         cli_buf_putc(&ex, 0);
-        if (!ex.nomem) cli_print_json(b, o, ex.p, joint, 0, a);
+        if (!ex.nomem) cli_print_json(b, o, ex.p, joint, 0, NULL, a);
         b->nomem |= ex.nomem;
         cli_buf_free(&ex);
     } else if (joint) {
@@ -559,6 +560,22 @@ void cli_print_row(cli_buf *b, const cli_options *o, const ad_layout *L, const d
     }
     verdicts(b, o, a, sep);
     cli_buf_putc(b, '\n');
+}
+
+void cli_print_text_field(cli_buf *b, const char *s, size_t n, char sep)
+{
+    int quote = 0;
+    for (size_t i = 0; i < n && !quote; i++) quote = s[i] == sep || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!quote) {
+        cli_buf_put(b, s, n);
+        return;
+    }
+    cli_buf_putc(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"') cli_buf_putc(b, '"');
+        cli_buf_putc(b, s[i]);
+    }
+    cli_buf_putc(b, '"');
 }
 
 /* the name of derivative column i */

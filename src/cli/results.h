@@ -35,8 +35,9 @@ void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a)
  * joint answer */
 void cli_json_exprs(cli_buf *b, const cli_source *src, size_t n, int joint);
 /* the JSON object of an answer: exprs from cli_json_exprs, line > 0 adds
- * "line" (batch rows) */
-void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joint, long line,
+ * "line" (batch rows), columns (a JSON object, or NULL) "columns": the
+ * row's fields passed through */
+void cli_print_json(cli_buf *b, const cli_options *o, const char *exprs, int joint, long line, const char *columns,
                     const cli_answer *a);
 /* an answer as o->format asks: JSON of the n sources (their outputs on one
  * tape when joint), tab-separated lines, the joint text, or one
@@ -64,6 +65,9 @@ typedef struct {
 void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a);
 /* the names of those fields (--header) */
 void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c);
+/* a text field of a batch row as it was, quoted (RFC 4180: "" for a
+ * quote) when it holds sep, a quote or a line end */
+void cli_print_text_field(cli_buf *b, const char *s, size_t n, char sep);
 /* a batch row: the numbers separated by sep (L->width), the figures of
  * --sigma (output by output), then the verdicts of a
  * (--check, --expect: pass or FAIL; nan when a is NULL, a row that
