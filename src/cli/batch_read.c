@@ -301,17 +301,18 @@ int cli_batch_parse_line(const cli_batch_plan *P, const char *s, size_t n, doubl
             snprintf(why, whyn, "an empty column %zu", f);
             return -1;
         }
-        size_t t = b;
-        while (t < e && !blank(s[t]) && s[t] != ',' && s[t] != ';') t++;
-        if (t < e && !quoted) {
-            if (sep == ' ') snprintf(why, whyn, "a '%c' where the separator is a space", s[t]);
-            else if (blank(s[t])) snprintf(why, whyn, "a blank where the separator is '%s'", sep_name(sep));
-            else snprintf(why, whyn, "a '%c' where the separator is %s%s%s", s[t], sep == '\t' ? "a tab" : "'",
-                          sep == '\t' ? "" : sep_name(sep), sep == '\t' ? "" : "'");
-            return -1;
-        }
         const char *err;
         if (cli_parse_number(s + b, e - b, &cols[c], &err) < 0) {
+            /* a number cut by a blank or a comma: the separator is likely wrong */
+            size_t t = b;
+            while (t < e && !blank(s[t]) && s[t] != ',' && s[t] != ';') t++;
+            if (t < e && t > b && !quoted) {
+                if (sep == ' ') snprintf(why, whyn, "a '%c' where the separator is a space", s[t]);
+                else if (blank(s[t])) snprintf(why, whyn, "a blank where the separator is '%s'", sep_name(sep));
+                else snprintf(why, whyn, "a '%c' where the separator is %s%s%s", s[t], sep == '\t' ? "a tab" : "'",
+                              sep == '\t' ? "" : sep_name(sep), sep == '\t' ? "" : "'");
+                return -1;
+            }
             snprintf(why, whyn, "column %zu (%s): '%.*s' %s", f, P->colnames[c], (int)(e - b > 40 ? 40 : e - b), s + b,
                      err);
             return -1;
