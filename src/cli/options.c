@@ -539,6 +539,29 @@ static int split(const char *arg, char *typed, size_t n, const char **val)
     return lookup(arg, 2);
 }
 
+/* the spelling of an option nearest to arg (its value cut off), within 2
+ * edits (1 for names of 4 characters or fewer; none for -x) into near:
+ * 1, else 0 */
+static int suggest(const char *arg, char *near, size_t n)
+{
+    size_t len = strcspn(arg, "="), best = len <= 4 ? 1 : 2;
+    int found = 0;
+    if (len <= 2) return 0;   /* -q: any one letter is one edit away */
+    for (int id = 0; id < CLI_OPT_COUNT; id++)
+        for (const char *p = opt[id].names;;) {
+            size_t k = strcspn(p, "|");
+            size_t dist = ad_edit_distance(arg, len, p, k);
+            if (dist <= best && (!found || dist < best)) {
+                snprintf(near, n, "%.*s", (int)k, p);
+                best = dist;
+                found = 1;
+            }
+            if (!p[k]) break;
+            p += k + 1;
+        }
+    return found;
+}
+
 /* 1 when option id takes its value from the next word when none is attached */
 static int takes_next(int id) { return opt[id].arg != CLI_ARG_NONE && opt[id].arg != CLI_ARG_OPTWORD; }
 
@@ -563,7 +586,12 @@ static ad_errclass one_option(cli_options *o, int argc, char **argv, int *i, ad_
     const char *arg = argv[*i], *val;
     char typed[64];
     int id = split(arg, typed, sizeof typed, &val);
-    if (id < 0) return usage(d, "unknown option '%s'", arg, NULL);
+    if (id < 0) {
+        char near[40];
+        if (suggest(arg, near, sizeof near))
+            return usage(d, "unknown option '%s' (did you mean '%s'?)", arg, near);
+        return usage(d, "unknown option '%s'", arg, NULL);
+    }
     if (opt[id].arg == CLI_ARG_NONE && val) return usage(d, "option '%s' takes no value", typed, NULL);
     if (takes_next(id) && !val) {
         if (*i + 1 >= argc) return ad_diag_set(d, AD_E_USAGE, 0, 0, "option '%s' needs a value", typed);

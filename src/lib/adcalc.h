@@ -371,6 +371,9 @@ const char *ad_function(size_t i, const char **doc);
  * or a keyword (if, else, while, for) */
 enum { AD_RESERVED_CONSTANT = 1, AD_RESERVED_FUNCTION = 2, AD_RESERVED_KEYWORD = 3 };
 int ad_reserved(const char *name, size_t len);
+/* the Levenshtein distance of a[0..n) and b[0..m) (99 past 30
+ * characters): "did you mean" for functions and options */
+size_t ad_edit_distance(const char *a, size_t n, const char *b, size_t m);
 
 /* the shortest text that reads back as the same double ("0.1", "2",
  * "1e-05", "inf", "nan"); prec > 0: %.{prec}g.  buf needs 32 bytes */

@@ -170,7 +170,7 @@ int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
 }
 
 /* Levenshtein distance, capped: names are short */
-static size_t distance(const char *a, size_t n, const char *b, size_t m)
+size_t ad_edit_distance(const char *a, size_t n, const char *b, size_t m)
 {
     size_t row[32];
     if (n >= 31 || m >= 31) return 99;
@@ -197,7 +197,7 @@ const char *adi_suggest_function(const char *name, size_t len)
     for (size_t i = 0; i < adi_nfunctions; i++) {
         const adi_fninfo *f = &adi_functions[i];
         if (f->nargs_min == 0) continue;
-        size_t d = distance(name, len, f->name, strlen(f->name));
+        size_t d = ad_edit_distance(name, len, f->name, strlen(f->name));
         if (d <= bestd && (!best || d < bestd)) {
             best = f->name;
             bestd = d;
