@@ -6,7 +6,9 @@
 #   d1 = (log(S/K) + (r + v^2/2)*T) / (v*sqrt(T)),   d2 = d1 - v*sqrt(T)
 #
 # S spot, K strike, T years to expiry, r risk-free rate, v volatility.
-# adcalc has no let-bindings, so d1 is spelled out twice.
+# The formula is one -e here, with d1 spelled out twice and N written with
+# erf; a program can name d1 once (d1 = ...; see PROGRAMS in adcalc(1)),
+# and normcdf(z) is N(z) (through erfc, accurate in the lower tail).
 #
 # Checked against: the closed-form Greeks computed in python3 (math.erf):
 #   C = 10.450583572185565, delta = N(d1) = 0.6368306511756191,

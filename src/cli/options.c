@@ -175,6 +175,14 @@ static ad_errclass unique(const char *o, char *const *names, size_t n, ad_diag *
     return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", o, (int)(len > 60 ? 60 : len), names[at]);
 }
 
+/* s[0..*n) without the blanks around it: its new start, *n its length */
+static const char *trim(const char *s, size_t *n)
+{
+    while (*n && (*s == ' ' || *s == '\t')) s++, (*n)--;
+    while (*n && (s[*n - 1] == ' ' || s[*n - 1] == '\t')) (*n)--;
+    return s;
+}
+
 ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME=VALUE[,NAME=VALUE...])", o);
@@ -182,6 +190,8 @@ ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad
     for (;;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *item = trim(p, &len);   /* 'x=1, y=2': blanks around an item */
+        p = item;
         const char *eq = memchr(p, '=', len);
         if (!eq) {
             char q[80];
@@ -189,13 +199,15 @@ ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected NAME=VALUE, got '%s'", o, q);
         }
         size_t nl = (size_t)(eq - p), vl = len - nl - 1;
+        trim(p, &nl);
+        const char *val = trim(eq + 1, &vl);
         ad_errclass e = check_name(o, p, nl, d);
         if (e) return e;
         double v;
         const char *why;
-        if (cli_parse_number(eq + 1, vl, &v, &why) < 0) {
+        if (cli_parse_number(val, vl, &v, &why) < 0) {
             char q[80];
-            snprintf(q, sizeof q, "%.*s", (int)(vl > 60 ? 60 : vl), eq + 1);
+            snprintf(q, sizeof q, "%.*s", (int)(vl > 60 ? 60 : vl), val);
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%s'", o, (int)(nl > 60 ? 60 : nl), p,
                                why, q);
         }
@@ -217,9 +229,10 @@ static ad_errclass names_list(const char *o, const char *arg, char ***list, size
     for (;;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        ad_errclass e = check_name(o, p, len, d);
+        const char *name = trim(p, &len);   /* 'x, y' */
+        ad_errclass e = check_name(o, name, len, d);
         if (e) return e;
-        if (room((void **)list, *n, cap, sizeof **list) < 0 || !((*list)[*n] = dupn(p, len))) return nomem(d);
+        if (room((void **)list, *n, cap, sizeof **list) < 0 || !((*list)[*n] = dupn(name, len))) return nomem(d);
         (*n)++;
         if (!end) break;
         p = end + 1;
