@@ -43,7 +43,7 @@ static ad_errclass one(cli_expect *E, const cli_options *o, size_t k, const char
     rq.many = 1;
     size_t i;
     e = ad_plan_new(E->t[k], &rq, &E->plan[k], &i, d);
-    return e == AD_E_NAME ? cli_unbound(E->t[k], i, d) : e;
+    return e == AD_E_NAME ? cli_unbound(o, E->t[k], i, d) : e;
 }
 
 ad_errclass cli_expect_init(cli_expect *E, const cli_options *o, const ad_plan *main, const char *const *vars,

@@ -88,6 +88,7 @@ typedef struct {
     int header;                      /* --header (--format tsv) */
     int precision;                   /* 0: shortest round trip */
     int help, version;
+    int session;                     /* statements from stdin (the REPL): hints name :at */
     /* batch mode (batch.c) */
     const char *points;              /* --points FILE ('-': stdin) */
     char **vars;     size_t nvars, varscap;  /* --vars */

@@ -202,7 +202,7 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
     ad_diag d;
     memset(&pt, 0, sizeof pt);
     ad_errclass e = ad_session_run(S->sess, stmt, n, &kind, S->t, &unbound, &d);
-    if (e == AD_E_NAME && unbound != (size_t)-1) e = cli_unbound(S->t, unbound, &d);
+    if (e == AD_E_NAME && unbound != (size_t)-1) e = cli_unbound(&S->o, S->t, unbound, &d);
     if (!e && kind == AD_STMT_EXPR) e = cli_derive_tape(&S->o, 1, S->t, S->w, &pt, &d);
     if (e) {
         int kept;
@@ -355,6 +355,7 @@ static int session_open(session *S, const cli_options *opts)
 {
     memset(S, 0, sizeof *S);
     S->o = *opts;
+    S->o.session = 1;   /* hints name the session's commands (:at) */
     size_t nat = opts->at.n;
     memset(&S->o.at, 0, sizeof S->o.at);
     S->o.at.names = calloc(nat ? nat : 1, sizeof *S->o.at.names);

@@ -39,20 +39,21 @@ ad_errclass cli_prepare(const cli_options *o, ad_tape *t, ad_diag *d)
     return AD_E_NONE;
 }
 
-/* a variable of the expression that -at does not give */
-ad_errclass cli_unbound(const ad_tape *t, size_t i, ad_diag *d)
+/* a variable of the expression that -at (in a session, :at) does not give */
+ad_errclass cli_unbound(const cli_options *o, const ad_tape *t, size_t i, ad_diag *d)
 {
+    const char *at = o->session ? ":at" : "-at";
     size_t len;
     const char *name = ad_tape_input_name(t, i, &len);
     int line, col, src = d ? d->src : 0;
     ad_tape_pos(t, i, &line, &col);
     ad_errclass e;
     if (len <= 60)
-        e = ad_diag_set(d, AD_E_NAME, line, col, "variable '%.*s' has no value (give it with -at %.*s=VALUE)",
-                        (int)len, name, (int)len, name);
+        e = ad_diag_set(d, AD_E_NAME, line, col, "variable '%.*s' has no value (give it with %s %.*s=VALUE)",
+                        (int)len, name, at, (int)len, name);
     else
-        e = ad_diag_set(d, AD_E_NAME, line, col, "variable '%.60s...' (%zu characters) has no value (give it with -at)",
-                        name, len);
+        e = ad_diag_set(d, AD_E_NAME, line, col, "variable '%.60s...' (%zu characters) has no value (give it with %s)",
+                        name, len, at);
     if (d) d->src = src;
     return e;
 }
@@ -125,7 +126,7 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     ad_request rq;
     cli_request(o, n > 1 || o->jacobian || o->adjoint, &rq);
     size_t i;
-    if ((e = ad_plan_new(t, &rq, &pt->plan, &i, d))) return e == AD_E_NAME ? cli_unbound(t, i, d) : e;
+    if ((e = ad_plan_new(t, &rq, &pt->plan, &i, d))) return e == AD_E_NAME ? cli_unbound(o, t, i, d) : e;
     const ad_layout *L = ad_plan_layout(pt->plan);
     pt->row = malloc((L->width ? L->width : 1) * sizeof *pt->row);
     /* the plan checks with --check, and for --expect's finite differences */

@@ -38,8 +38,9 @@ ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, 
  * statement): optimise, plan and derive */
 ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work *w, cli_point *pt, ad_diag *d);
 
-/* "variable 'y' has no value (give it with -at y=VALUE)": input i of t */
-ad_errclass cli_unbound(const ad_tape *t, size_t i, ad_diag *d);
+/* "variable 'y' has no value (give it with -at y=VALUE)", or :at in a
+ * session: input i of t */
+ad_errclass cli_unbound(const cli_options *o, const ad_tape *t, size_t i, ad_diag *d);
 
 /* the -e/-f mode: prints every expression's answer (or the tape); the
  * exit status */
