@@ -37,6 +37,8 @@ typedef struct {
     size_t lastsrclen;
     int status;             /* first error's exit status */
     int fatal;              /* out of memory or a failed read: stop */
+    char **warned;          /* point variables assigned, warned about once */
+    size_t nwarned;
 } session;
 
 static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
@@ -189,6 +191,27 @@ bad:
     return 0;
 }
 
+/* an assignment to a variable of the point (x = 5 with :at x=2) hides the
+ * point's value from the statements after it: said once per name */
+static void shadowing(session *S, const char *stmt, size_t n)
+{
+    size_t pos = 0;
+    int line = 1, col = 1;
+    ad_stmt st;
+    if (!ad_next_stmt(stmt, n, &pos, &line, &col, &st) || st.kind != AD_STMT_ASSIGN) return;
+    const char *name = stmt + st.name_off;
+    size_t len = st.name_len, k = 0;
+    while (k < S->o.at.n && !(strlen(S->o.at.names[k]) == len && memcmp(S->o.at.names[k], name, len) == 0)) k++;
+    if (k == S->o.at.n) return;
+    for (size_t j = 0; j < S->nwarned; j++)
+        if (strcmp(S->warned[j], S->o.at.names[k]) == 0) return;
+    char **nw = realloc(S->warned, (S->nwarned + 1) * sizeof *nw);
+    if (nw) S->warned = nw;
+    if (nw && (nw[S->nwarned] = strdup(S->o.at.names[k]))) S->nwarned++;
+    fprintf(stderr, "adcalc: warning: '%s' now names the value assigned here: the statements after it see that, "
+                    "not the point's %s (:at)\n", S->o.at.names[k], S->o.at.names[k]);
+}
+
 /* runs one statement (stmt[0..n), starting at input line first, column
  * col of the input line line[0..line_len)); errors in the statement are
  * numbered by input line, errors in the session's earlier statements by
@@ -220,6 +243,8 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
         }
         cli_report(&S->o, &(cli_where){.src = &src}, &d);
         fail(S, e);
+    } else if (kind == AD_STMT_ASSIGN) {
+        shadowing(S, stmt, n);
     } else if (kind == AD_STMT_EXPR) {
         /* JSON's "expr" is the statement */
         cli_source shown = {.name = "<stdin>", .src = stmt, .len = n};
@@ -389,6 +414,8 @@ static void session_close(session *S)
     ad_tape_free(S->last);
     ad_work_free(S->w);
     ad_work_free(S->lastw);
+    for (size_t j = 0; j < S->nwarned; j++) free(S->warned[j]);
+    free(S->warned);
 }
 
 /* reads lines into chunks of whole statements and runs them, and the
