@@ -35,7 +35,9 @@ int cli_batch_field(char sep, const char *s, size_t n, size_t *i, size_t *b, siz
         *b = k;
         *e = q;
         k = q + 1;
-        while (k < n && blank(s[k]) && (sep == ' ' || s[k] != sep)) k++;
+        /* then the separator, or the end (blanks may come before a ',') */
+        if (sep != ' ')
+            while (k < n && blank(s[k]) && s[k] != sep) k++;
         if (k < n && s[k] != sep && !(sep == ' ' && blank(s[k]))) {
             snprintf(why, whyn, "text after the closing quote of a field");
             return -1;
@@ -218,6 +220,11 @@ int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrca
         long n;
         while ((n = next_line(in, hdr, hdrcap)) >= 0) {
             ++*hline;
+            if (*hline == 1 && n >= 3 && memcmp(*hdr, "\xef\xbb\xbf", 3) == 0) {
+                /* a UTF-8 byte order mark (what spreadsheets write) is not a name */
+                memmove(*hdr, *hdr + 3, (size_t)n - 2);
+                n -= 3;
+            }
             size_t i = 0;
             while (i < (size_t)n && isspace((unsigned char)(*hdr)[i])) i++;
             if (i < (size_t)n && (*hdr)[i] != '#') break;

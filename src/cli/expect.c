@@ -63,8 +63,9 @@ ad_errclass cli_expect_init(cli_expect *E, const cli_options *o, const ad_plan *
     for (size_t k = 0; k < E->n; k++) {
         const char *var = o->expect[k].var;
         if ((E->col[k] = column_of(main, var)) == ad_plan_layout(main)->ncols)
-            return ad_diag_set(d, AD_E_USAGE, 0, 0, "--expect: d/d%.60s: '%.60s' is not a variable of the gradient "
-                                                    "(-at, the columns of the points, or --wrt)", var, var);
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "--expect: d/d%.60s: '%.60s' is not one of the gradient's variables "
+                                                    "(those of --wrt, else the -at names, or the points' numeric columns)",
+                               var, var);
         ad_errclass e = one(E, o, k, vars, nvars, d);
         if (e) {
             *at = &o->expect[k].src;

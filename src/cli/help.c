@@ -70,7 +70,8 @@ void cli_help(cli_buf *b)
     cli_buf_puts(b, "\n"
                     "Exit status: 0 ok, 1 domain error, 2 usage error, 3 syntax or name error,\n"
                     "4 not differentiable under --nondiff strict, 5 I/O error or out of memory,\n"
-                    "6 --check found a derivative that disagrees with finite differences.\n"
+                    "6 --check found a derivative that disagrees with finite differences, or an\n"
+                    "--expect formula disagrees with adcalc's derivative.\n"
                     "\n"
                     "Example: adcalc -e 'x*y+sin(x)' -at x=2,y=3 --grad\n"
                     "Full documentation: man adcalc\n");

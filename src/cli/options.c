@@ -297,23 +297,25 @@ static ad_errclass cov_list(cli_options *o, const char *opt, const char *arg, ad
     for (;;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
+        p = trim(p, &len);   /* ' x:y = 0.1' */
         const char *colon = memchr(p, ':', len), *eq = memchr(p, '=', len);
         if (!colon || !eq || eq < colon)
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected NAME:NAME=VALUE, got '%.*s'", opt,
                                (int)(len > 60 ? 60 : len), p);
         size_t la = (size_t)(colon - p), lb = (size_t)(eq - colon - 1), lv = len - (size_t)(eq + 1 - p);
-        ad_errclass e = check_name(opt, p, la, d);
-        if (!e) e = check_name(opt, colon + 1, lb, d);
+        const char *a = trim(p, &la), *b = trim(colon + 1, &lb), *val = trim(eq + 1, &lv);
+        ad_errclass e = check_name(opt, a, la, d);
+        if (!e) e = check_name(opt, b, lb, d);
         if (e) return e;
         double v;
         const char *why;
-        if (cli_parse_number(eq + 1, lv, &v, &why) < 0)
+        if (cli_parse_number(val, lv, &v, &why) < 0)
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%.*s'", opt, (int)(eq - p > 60 ? 60 : eq - p),
-                               p, why, (int)(lv > 60 ? 60 : lv), eq + 1);
+                               p, why, (int)(lv > 60 ? 60 : lv), val);
         if (room((void **)&o->cov, o->ncov, &o->covcap, sizeof *o->cov) < 0) return nomem(d);
         cli_cov *c = &o->cov[o->ncov];
-        c->a = dupn(p, la);
-        c->b = dupn(colon + 1, lb);
+        c->a = dupn(a, la);
+        c->b = dupn(b, lb);
         c->c = v;
         o->ncov++;
         if (!c->a || !c->b) return nomem(d);
@@ -333,6 +335,7 @@ static ad_errclass numbers_list(const char *o, const char *arg, double **list, s
         size_t len = end ? (size_t)(end - p) : strlen(p);
         double v;
         const char *why;
+        p = trim(p, &len);   /* '1, 2' */
         if (cli_parse_number(p, len, &v, &why) < 0)
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.*s' %s", o, (int)(len > 60 ? 60 : len), p, why);
         double *nl = realloc(*list, (*n + 1) * sizeof **list);

@@ -564,7 +564,10 @@ void cli_print_row(cli_buf *b, const cli_options *o, const ad_layout *L, const d
 
 void cli_print_text_field(cli_buf *b, const char *s, size_t n, char sep)
 {
-    int quote = 0;
+    /* quoted when it would not read back: a separator, quote or line end
+     * in it, blanks around it (they would be trimmed), or a leading '#'
+     * (a comment line when it is the first field) */
+    int quote = n && (s[0] == ' ' || s[0] == '\t' || s[0] == '#' || s[n - 1] == ' ' || s[n - 1] == '\t');
     for (size_t i = 0; i < n && !quote; i++) quote = s[i] == sep || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
     if (!quote) {
         cli_buf_put(b, s, n);

@@ -66,7 +66,8 @@ void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a);
 /* the names of those fields (--header) */
 void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c);
 /* a text field of a batch row as it was, quoted (RFC 4180: "" for a
- * quote) when it holds sep, a quote or a line end */
+ * quote) when it would not read back else: it holds sep, a quote or a
+ * line end, starts or ends with a blank, or starts with '#' */
 void cli_print_text_field(cli_buf *b, const char *s, size_t n, char sep);
 /* a batch row: the numbers separated by sep (L->width), the figures of
  * --sigma (output by output), then the verdicts of a

@@ -179,9 +179,12 @@ static int failure(const cli_options *o, const cli_source *src, size_t n, int jo
 }
 
 /* --format tsv --header: the names of the fields, before the first
- * record; as emit */
-static int tsv_header(const cli_options *o, int joint)
+ * record printed (none for one expression that fails); *done once
+ * printed; as emit */
+static int tsv_header(const cli_options *o, int joint, int *done)
 {
+    if (*done || o->format != CLI_FMT_TSV || !o->header || o->dump) return 0;
+    *done = 1;
     ad_request rq;
     ad_layout L;
     cli_request(o, joint, &rq);
@@ -235,11 +238,9 @@ int cli_run(const cli_options *o)
         cli_error(o, NULL, AD_E_IO, "out of memory");
         return cli_exit_code(AD_E_IO);
     }
-    /* a header that could not be written ends the run (-1: main reports it) */
-    int head = o->format == CLI_FMT_TSV && o->header && !o->dump ? tsv_header(o, joint) : 0;
-    if (head == -2) status = cli_exit_code(AD_E_IO);
+    int headed = 0;   /* --format tsv --header printed */
     /* joint: all expressions are the outputs of one tape */
-    for (size_t i = 0; head == 0 && i < (joint ? 1 : o->nsrc); i++) {
+    for (size_t i = 0; i < (joint ? 1 : o->nsrc); i++) {
         cli_point pt;
         ad_diag d;
         expectation X = {0};
@@ -248,17 +249,19 @@ int cli_run(const cli_options *o)
         if (!e && o->nexpect) e = expect_at(o, &pt, &X, &d, &fat);
         if (e) {
             const cli_source *s = &o->src[joint ? (d.src >= 0 && (size_t)d.src < o->nsrc ? (size_t)d.src : 0) : i];
-            cli_report(o, &(cli_where){.src = o->nexpect ? fat : s}, &d);
+            cli_report(o, &(cli_where){.src = fat ? fat : s}, &d);
             expectation_free(&X);
             if (!status || e == AD_E_IO) status = cli_exit_code(e);
             cli_point_free(&pt);
             if (e == AD_E_IO) break;   /* out of memory is fatal: stop here */
-            int rc = o->nsrc > 1 && !o->dump ? failure(o, joint ? o->src : &o->src[i], joint ? o->nsrc : 1, joint, s, &d) : 0;
+            int rc = o->nsrc > 1 && !o->dump ? tsv_header(o, joint, &headed) : 0;
+            if (!rc && o->nsrc > 1 && !o->dump) rc = failure(o, joint ? o->src : &o->src[i], joint ? o->nsrc : 1, joint, s, &d);
             if (rc == -2) { status = cli_exit_code(AD_E_IO); break; }
             if (rc < 0) break;   /* a write error: main reports it */
             continue;
         }
-        int rc = show(o, &o->src[i], t, w, &pt, joint);
+        int rc = tsv_header(o, joint, &headed);
+        if (!rc) rc = show(o, &o->src[i], t, w, &pt, joint);
         cli_point_free(&pt);
         expectation_free(&X);
         if (rc == -2) { status = cli_exit_code(AD_E_IO); break; }

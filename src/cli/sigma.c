@@ -32,8 +32,8 @@ static ad_errclass column(const cli_nameset *cols, const char *opt, const char *
 {
     *c = cli_nameset_find(cols, name, strlen(name));
     if (*c != (size_t)-1) return AD_E_NONE;
-    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is not a variable of the gradient (-at, the columns of the "
-                                            "points, or --wrt)", opt, name);
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is not one of the gradient's variables (those of --wrt, "
+                                            "else the -at names, or the points' numeric columns)", opt, name);
 }
 
 static int by_pair(const void *a, const void *b)
@@ -61,7 +61,11 @@ static ad_errclass repeats(const cli_sigma *S, const ad_plan *p, ad_diag *d)
     return e;
 }
 
-size_t cli_sigma_fields(const cli_options *o) { return o->sigma.n || o->ncov ? 1 + (o->hessian != 0) : 0; }
+/* sigma2 needs the whole Hessian: not with --seed (H v only) */
+size_t cli_sigma_fields(const cli_options *o)
+{
+    return o->sigma.n || o->ncov ? 1 + (o->hessian && !o->seed.n) : 0;
+}
 
 ad_errclass cli_sigma_init(cli_sigma *S, const cli_options *o, const ad_plan *p, ad_diag *d)
 {
@@ -101,6 +105,12 @@ ad_errclass cli_sigma_init(cli_sigma *S, const cli_options *o, const ad_plan *p,
             S->oi[S->noff] = i < j ? i : j, S->oj[S->noff] = i < j ? j : i, S->oc[S->noff++] = o->cov[k].c;
     }
     if (!e) e = repeats(S, p, d);
+    /* a covariance within its variances: |S_ab| <= sqrt(S_aa S_bb) */
+    for (size_t k = 0; !e && k < S->noff; k++)
+        if (S->oc[k] * S->oc[k] > S->var[S->oi[k]] * S->var[S->oj[k]])
+            e = ad_diag_set(d, AD_E_USAGE, 0, 0, "--cov: the covariance of '%.60s' and '%.60s' exceeds the product "
+                            "of their uncertainties (a correlation beyond 1)", ad_plan_column(p, S->oi[k]),
+                            ad_plan_column(p, S->oj[k]));
     cli_nameset_free(&cols);
     free(names);
     free(given);

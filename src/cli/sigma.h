@@ -19,7 +19,8 @@ typedef struct {
     size_t fields;       /* per output: 1, or 2 with the second order */
 } cli_sigma;
 
-/* the figures per output that o asks for: 0, 1 (sigma), 2 (and sigma2) */
+/* the figures per output that o asks for: 0, 1 (sigma), 2 (and sigma2,
+ * with --hessian but not --seed, which gives H v, not H) */
 size_t cli_sigma_fields(const cli_options *o);
 
 /* S from --sigma and --cov over the derivative columns of plan p; a name

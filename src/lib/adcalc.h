@@ -380,7 +380,8 @@ size_t ad_edit_distance(const char *a, size_t n, const char *b, size_t m);
 char *ad_fmt_number(char *buf, size_t n, double x, int prec);
 /* the same as a JSON value: inf, -inf and nan as strings */
 char *ad_fmt_json_number(char *buf, size_t n, double x, int prec);
-/* s[0..len) escaped for a JSON string (no quotes) into dst, which holds
+/* s[0..len) escaped for a JSON string (no quotes; well-formed UTF-8 kept,
+ * other bytes >= 0x80 as \ufffd) into dst, which holds
  * 6 * len bytes; returns the bytes written */
 size_t ad_json_escape(char *dst, const char *s, size_t len);
 

@@ -87,6 +87,20 @@ void adi_synopsis(char *buf, size_t n, int op, const char *A, const char *B)
     buf[j] = 0;
 }
 
+/* the length of the well-formed UTF-8 sequence at s[0..n) (RFC 3629: no
+ * overlong forms, no surrogates, at most U+10FFFF), or 0 */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] > 0xf4 || len == 0 || len > n) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;
+    return len;
+}
+
 size_t ad_json_escape(char *dst, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
@@ -94,6 +108,17 @@ size_t ad_json_escape(char *dst, const char *s, size_t len)
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         const char *esc = NULL;
+        if (c >= 0x80) {
+            /* text from a file of points: well-formed UTF-8 as it is,
+             * any other byte as U+FFFD */
+            size_t u = utf8_len((const unsigned char *)s + i, len - i);
+            if (u) {
+                memcpy(dst + k, s + i, u);
+                k += u;
+                i += u - 1;
+                continue;
+            }
+        }
         switch (c) {
         case '"': esc = "\\\""; break;
         case '\\': esc = "\\\\"; break;
@@ -101,7 +126,7 @@ size_t ad_json_escape(char *dst, const char *s, size_t len)
         case '\t': esc = "\\t"; break;
         case '\r': esc = "\\r"; break;
         default:
-            if (c >= 0x80) esc = "\\ufffd";   /* expressions are ASCII */
+            if (c >= 0x80) esc = "\\ufffd";
         }
         if (esc) {
             size_t n = strlen(esc);
