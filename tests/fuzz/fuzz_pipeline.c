@@ -76,7 +76,7 @@ static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *va
         else cli_print_text(&b, &o, &o.src[0], &pt.answer, 1);
         cli_json_exprs(&b, o.src, joint ? o.nsrc : 1, joint);
         cli_buf_putc(&b, 0);
-        cli_print_json(&b, &o, "\"e\"", joint, 1, &pt.answer);
+        cli_print_json(&b, &o, "\"e\"", joint, 1, NULL, &pt.answer);
         cli_buf_free(&b);
         if (dumpit && !joint)
             for (int f = 0; f < 3; f++)
