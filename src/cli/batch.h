@@ -95,6 +95,8 @@ typedef struct {
     size_t rlen;
     const char **bsrc;
     size_t *blen;
+    char *field;              /* a passed-through field's value, kept across rows */
+    size_t fieldcap;
 } cli_batch_chunk;
 
 int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P);

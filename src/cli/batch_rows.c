@@ -51,13 +51,19 @@ static void passed(cli_batch_chunk *c, cli_buf *b, int json)
         else fb = fe = 0;
         if (bad) fb = fe = 0;
         if (!o->echo && P->field_col[f] >= 0) continue;
-        /* the value: "" in a quoted field is one quote */
-        char *v = malloc(fe - fb + 1);
-        size_t len = 0;
-        if (!v) {
-            b->nomem = 1;
-            return;
+        /* the value ("" in a quoted field is one quote) into a buffer the
+         * chunk keeps: no allocation per row once it is long enough */
+        if (fe - fb + 1 > c->fieldcap) {
+            char *nf = realloc(c->field, fe - fb + 1);
+            if (!nf) {
+                b->nomem = 1;
+                return;
+            }
+            c->field = nf;
+            c->fieldcap = fe - fb + 1;
         }
+        char *v = c->field;
+        size_t len = 0;
         for (size_t q = fb; q < fe; q++) {
             v[len++] = s[q];
             if (quoted && s[q] == '"' && q + 1 < fe && s[q + 1] == '"') q++;
@@ -71,7 +77,6 @@ static void passed(cli_batch_chunk *c, cli_buf *b, int json)
             cli_print_text_field(b, v, len, P->osep);
             cli_buf_putc(b, P->osep);
         }
-        free(v);
     }
     if (json) cli_buf_putc(b, '}');
 }
@@ -403,4 +408,5 @@ void cli_batch_chunk_free(cli_batch_chunk *c)
     free(c->bflag);
     free(c->bsrc);
     free(c->blen);
+    free(c->field);
 }
