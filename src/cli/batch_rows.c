@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "batch.h"
+#include "libs.h"
 #include "report.h"
 #include "results.h"
 
@@ -167,9 +168,11 @@ static void eval_row(cli_batch_chunk *c, const double *cols, long line)
     if (e) {
         char msg[sizeof c->err->msg], text[600];
         cli_message(&d, text, sizeof text);
-        if (!src && d.line > 0) src = &P->o->src[d.src];
-        if (d.line > 0)
-            snprintf(msg, sizeof msg, "%s (at %s:%d:%d)", text, src->name, d.line, d.col);
+        if (!src && d.line != 0) src = &P->o->src[d.src];
+        int at_line = 0;
+        if (d.line != 0) src = cli_prelude_locate(src, d.line, &at_line);
+        if (d.line != 0)
+            snprintf(msg, sizeof msg, "%s (at %s:%d:%d)", text, src->name, at_line, d.col);
         else
             snprintf(msg, sizeof msg, "%s", text);
         row_failed_as(c, line, e, msg,

@@ -9,6 +9,7 @@
 #include "batch.h"
 #include "buf.h"
 #include "help.h"
+#include "libs.h"
 #include "options.h"
 #include "repl.h"
 #include "report.h"
@@ -49,9 +50,14 @@ int main(int argc, char **argv)
     cli_options o;
     ad_diag d;
     ad_errclass e = cli_options_parse(&o, argc, argv, &d);
+    const cli_source *lib = NULL;
     int status;
     if (e) {
         cli_report(&o, NULL, &d);
+        status = cli_exit_code(e);
+    } else if (o.nsrc && !o.help && !o.version && (e = cli_prelude_check(&o, &lib, &d))) {
+        /* a library at fault fails every expression: said once */
+        cli_report(&o, lib ? &(cli_where){.src = lib} : NULL, &d);
         status = cli_exit_code(e);
     } else if (o.help || o.version) {
         status = finish(&o, about(&o));

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "libs.h"
 #include "names.h"
 #include "options.h"
 
@@ -360,19 +361,21 @@ static int whole_number(const char *v, long lo, long hi, long *out)
     return 0;
 }
 
-static ad_errclass add_source(cli_options *o, const char *name, char *text, size_t len, ad_diag *d)
+static ad_errclass add_source(cli_source **list, size_t *n, const char *name, char *text, size_t len, ad_diag *d)
 {
-    cli_source *ns = realloc(o->src, (o->nsrc + 1) * sizeof *o->src);
+    cli_source *ns = realloc(*list, (*n + 1) * sizeof **list);
     if (!ns) { free(text); return nomem(d); }
-    o->src = ns;
-    ns[o->nsrc++] = (cli_source){.name = name, .src = text, .len = len};
+    *list = ns;
+    ns[(*n)++] = (cli_source){.name = name, .src = text, .len = len};
     return AD_E_NONE;
 }
 
-static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
+ad_errclass cli_read_file(const char *path, char **text, size_t *n, ad_diag *d)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     const char *shown = f == stdin ? "<stdin>" : path;
+    *text = NULL;
+    *n = 0;
     if (!f) return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(errno));
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
@@ -397,7 +400,18 @@ static ad_errclass read_file(cli_options *o, const char *path, ad_diag *d)
     int err = ferror(f) ? (errno ? errno : EIO) : 0;
     if (f != stdin) fclose(f);
     if (err) { free(buf); return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", shown, strerror(err)); }
-    return add_source(o, strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, d);
+    *text = buf;
+    *n = len;
+    return AD_E_NONE;
+}
+
+/* -f FILE and --lib FILE: its text, a source of the list */
+static ad_errclass read_source(cli_source **list, size_t *n, const char *path, ad_diag *d)
+{
+    char *text;
+    size_t len;
+    ad_errclass e = cli_read_file(path, &text, &len, d);
+    return e ? e : add_source(list, n, strcmp(path, "-") == 0 ? "<stdin>" : path, text, len, d);
 }
 
 /* ---- storing what each option says ---- */
@@ -451,9 +465,10 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     switch (id) {
     case CLI_OPT_EXPR: {
         char *copy = dupn(v->text, strlen(v->text));
-        return copy ? add_source(o, NULL, copy, strlen(v->text), d) : nomem(d);
+        return copy ? add_source(&o->src, &o->nsrc, NULL, copy, strlen(v->text), d) : nomem(d);
     }
-    case CLI_OPT_FILE: return read_file(o, v->text, d);
+    case CLI_OPT_FILE: return read_source(&o->src, &o->nsrc, v->text, d);
+    case CLI_OPT_LIB: return read_source(&o->pre.lib, &o->pre.nlib, v->text, d);
     case CLI_OPT_AT: return cli_add_bindings(typed, v->text, &o->at, d);
     case CLI_OPT_SEED: return cli_add_bindings(typed, v->text, &o->seed, d);
     case CLI_OPT_EXPECT: return expect_list(o, typed, v->text, d);
@@ -471,6 +486,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_STATS: o->stats = 1; break;
     case CLI_OPT_HEADER: o->header = 1; break;
     case CLI_OPT_NO_OPTIMIZE: o->no_optimize = 1; break;
+    case CLI_OPT_NO_INIT: o->no_init = 1; break;
     case CLI_OPT_HELP: o->help = 1; break;
     case CLI_OPT_VERSION: o->version = 1; break;
     case CLI_OPT_ORDER: o->order = (int)v->num; break;
@@ -492,7 +508,8 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
 }
 
 /* reads the value text of option id by its kind into v */
-static ad_errclass read_value(int id, const char *typed, const char *text, optval *v, ad_diag *d)
+static ad_errclass read_value(int id, const char *typed, const char *label, const char *text, optval *v,
+                              ad_diag *d)
 {
     char name[32], what[120], fmt[200];
     v->text = text;
@@ -514,7 +531,7 @@ static ad_errclass read_value(int id, const char *typed, const char *text, optva
     } else {
         return AD_E_NONE;
     }
-    snprintf(fmt, sizeof fmt, "%s: expected %s, got '%%s'", shown(id, name, sizeof name), what);
+    snprintf(fmt, sizeof fmt, "%s: expected %s, got '%%s'", label ? label : shown(id, name, sizeof name), what);
     return usage(d, fmt, text, NULL);
 }
 
@@ -614,7 +631,7 @@ static ad_errclass one_option(cli_options *o, int argc, char **argv, int *i, ad_
         val = argv[++*i];
     }
     optval v = {NULL, 0, 0};
-    ad_errclass e = read_value(id, typed, val, &v, d);
+    ad_errclass e = read_value(id, typed, NULL, val, &v, d);
     if (!e) e = store(o, id, typed, &v, d);
     o->given[id]++;
     return e;
@@ -664,12 +681,20 @@ static ad_errclass check_order_direction(const cli_options *o, ad_diag *d)
                  NULL, NULL);
 }
 
-static ad_errclass check_points_stdin(const cli_options *o, ad_diag *d)
+/* standard input is read once: by -f -, --lib -, --points - or a session */
+static ad_errclass check_stdin_once(const cli_options *o, ad_diag *d)
 {
-    for (size_t i = 0; o->points && i < o->nsrc; i++)
-        if (strcmp(o->points, "-") == 0 && strcmp(o->src[i].name, "<stdin>") == 0)
-            return usage(d, "-f - and --points - cannot both read stdin", NULL, NULL);
-    return AD_E_NONE;
+    const char *readers[4];
+    size_t n = 0;
+    for (size_t i = 0; i < o->nsrc && n < 2; i++)
+        if (strcmp(o->src[i].name, "<stdin>") == 0) readers[n++] = "-f -";
+    for (size_t i = 0; i < o->pre.nlib && n < 2; i++)
+        if (strcmp(o->pre.lib[i].name, "<stdin>") == 0) readers[n++] = "--lib -";
+    if (o->points && strcmp(o->points, "-") == 0) readers[n++] = "--points -";
+    if (!o->nsrc && !o->points) readers[n++] = "a session";
+    if (n < 2) return AD_E_NONE;
+    if (readers[0] == readers[1]) return usage(d, "%s given twice: stdin can be read once", readers[0], NULL);
+    return usage(d, "%s and %s cannot both read stdin", readers[0], readers[1]);
 }
 
 static ad_errclass check_binary_format(const cli_options *o, ad_diag *d)
@@ -829,6 +854,8 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
         }
     }
     name_sources(o);
+    ad_errclass e = cli_prelude_build(o, d);
+    if (e) return e;
     o->no_block = getenv("ADCALC_NO_BLOCK") != NULL;
     if (o->help || o->version) return AD_E_NONE;
     return check_rules(o, d);
@@ -855,6 +882,7 @@ void cli_options_free(cli_options *o)
     }
     free(o->cov);
     free(o->src);
+    cli_prelude_free(&o->pre);
     free(o->at.names);
     free(o->at.values);
     free(o->seed.names);
@@ -862,6 +890,46 @@ void cli_options_free(cli_options *o)
     free(o->wrt);
     free(o->adjoint);
     free(o->vars);
+}
+
+/* forgets what option id says, as if it had not been given */
+static void forget(cli_options *o, int id)
+{
+    switch (id) {
+    case CLI_OPT_GRAD: o->grad = 0; break;
+    case CLI_OPT_HESSIAN: o->hessian = 0; break;
+    case CLI_OPT_ORDER: o->order = 0; break;
+    case CLI_OPT_PRECISION: o->precision = 0; break;
+    case CLI_OPT_FORMAT: o->format = CLI_FMT_TEXT; break;
+    case CLI_OPT_MODE: o->mode = AD_MODE_DEFAULT; break;
+    case CLI_OPT_NONDIFF: o->policy = AD_STRICT; break;
+    case CLI_OPT_WRT:
+        for (size_t i = 0; i < o->nwrt; i++) free(o->wrt[i]);
+        o->nwrt = 0;
+        break;
+    case CLI_OPT_SEED:
+        for (size_t i = 0; i < o->seed.n; i++) free(o->seed.names[i]);
+        o->seed.n = 0;
+        break;
+    }
+    o->given[id] = 0;
+}
+
+ad_errclass cli_option_set(cli_options *o, const char *name, const char *label, const char *value, ad_diag *d)
+{
+    int id = lookup(name, strlen(name));
+    if (id < 0) return usage(d, "unknown option '%s'", name, NULL);
+    optval v = {NULL, 0, 0};
+    ad_errclass e = value ? read_value(id, label, label, value, &v, d) : AD_E_NONE;
+    if (e) return e;
+    forget(o, id);
+    if (!value) return AD_E_NONE;
+    if ((e = store(o, id, label, &v, d))) {
+        forget(o, id);
+        return e;
+    }
+    o->given[id] = 1;
+    return AD_E_NONE;
 }
 
 void cli_request(const cli_options *o, int joint, ad_request *rq)

@@ -29,6 +29,8 @@ typedef struct {
 extern const cli_optinfo cli_optinfos[];
 extern const size_t cli_noptinfos;
 
+struct cli_prelude;
+
 typedef struct {
     const char *name;     /* "-e", "-e#2" or the file name, for error positions */
     char label[32];       /* storage for "-e#N", "--expect#N" */
@@ -40,7 +42,21 @@ typedef struct {
     size_t echo_len;
     const char *src;      /* the expression text (owned by the options, for -e and -f) */
     size_t len;
+    /* the libraries recorded before it (--lib): its positions count the
+     * prelude's lines first (libs.c gives them back to the files) */
+    const struct cli_prelude *pre;
 } cli_source;
+
+/* --lib: the libraries, and the prelude every expression is recorded
+ * after: each library's text, then a line ";" (libs.c).  Its lines are
+ * numbered 1 - lines .. 0, so that the expression's own count from 1. */
+typedef struct cli_prelude {
+    cli_source *lib;  size_t nlib;   /* each --lib FILE, in order */
+    int *first;                      /* the prelude's line (from 1) each one starts on */
+    size_t *end;                     /* the byte each one's part of the text ends at */
+    char *text;       size_t len;
+    int lines;                       /* the prelude's lines */
+} cli_prelude;
 
 /* --expect: the user's formula for one partial derivative, d/dvar */
 typedef struct {
@@ -67,6 +83,8 @@ enum { CLI_ON_ERROR_STOP, CLI_ON_ERROR_SKIP, CLI_ON_ERROR_NAN };
 typedef struct {
     unsigned given[CLI_OPT_COUNT];   /* how often each option was given */
     cli_source *src;  size_t nsrc;
+    cli_prelude pre;                 /* --lib */
+    int no_init;                     /* --no-init */
     cli_bindings at;                 /* -at, in order */
     cli_bindings seed;               /* --seed */
     char **wrt;      size_t nwrt, wrtcap;    /* --wrt */
@@ -107,6 +125,15 @@ typedef struct {
  * an unreadable -f file) and returns its class. */
 ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d);
 void cli_options_free(cli_options *o);
+/* reads the file at path ('-': stdin) whole into *text (malloc'd, *n
+ * bytes); AD_E_IO with d filled in when it cannot */
+ad_errclass cli_read_file(const char *path, char **text, size_t *n, ad_diag *d);
+/* Sets option name ("--order") to value as the command line reads it, in
+ * place of what it said; value NULL forgets it.  label ("order") names it
+ * in errors.  Only for options whose values the session may change
+ * (--grad, --wrt, --seed, --hessian, --order, --precision, --format, --mode,
+ * --nondiff): no rule between options is checked. */
+ad_errclass cli_option_set(cli_options *o, const char *name, const char *label, const char *value, ad_diag *d);
 /* adds NAME=VALUE items to a list as -at does (opt names it in errors;
  * a name may be given once) */
 ad_errclass cli_add_bindings(const char *opt, const char *arg, cli_bindings *b, ad_diag *d);

@@ -12,12 +12,14 @@
  * a failed read do. */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "repl.h"
 #include "buf.h"
+#include "libs.h"
 #include "report.h"
 #include "results.h"
 #include "run.h"
@@ -39,6 +41,7 @@ typedef struct {
     int fatal;              /* out of memory or a failed read: stop */
     char **warned;          /* point variables assigned, warned about once */
     size_t nwarned;
+    const char *srcname;    /* where the statements come from: "<stdin>", a library */
 } session;
 
 static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
@@ -131,20 +134,81 @@ static const char *skipws(const char *s)
     return s;
 }
 
+/* the session's settings: each is the command-line option of that name,
+ * read as the command line reads it; "off" forgets it */
+static const struct {
+    const char *cmd, *option, *args, *help;
+} settings[] = {
+    {"grad", "--grad", "on|off", "print the gradient after each value"},
+    {"wrt", "--wrt", "x,y|off", "the gradient with respect to these only"},
+    {"seed", "--seed", "x=1,y=0|off", "the directional derivative along this direction"},
+    {"hessian", "--hessian", "on|off", "print the Hessian (with :seed, H*v)"},
+    {"order", "--order", "K|off", "the Taylor derivatives f', ..., f^(K)"},
+    {"mode", "--mode", "forward|reverse|auto", "the engine for gradients"},
+    {"nondiff", "--nondiff", "strict|zero-subgrad", "the policy at kinks and singular points"},
+    {"precision", "--precision", "N|off", "N significant digits (off: the shortest exact)"},
+    {"format", "--format", "text|json|tsv", "how results are printed"},
+};
+/* the session's own commands */
+static const struct {
+    const char *cmd, *args, *help;
+} commands[] = {
+    {"at", "x=2,y=3", "set the point"},
+    {"load", "FILE", "run FILE's definitions and assignments"},
+    {"vars", "", "the point, the functions and the names defined"},
+    {"tape", "", "show the tape of the last expression"},
+    {"help", "", "this text"},
+    {"quit", "", "leave (so does end of input; also :q, :exit)"},
+};
+
 static void help(void)
 {
     puts("Statements: expressions (printed), name = expr, f(u, v) = expr; ';' or a new line\n"
          "separates them, '#' starts a comment.\n"
-         "Commands:\n"
-         "  :at x=2,y=3               set the point\n"
-         "  :grad on|off              print the gradient after each value\n"
-         "  :mode forward|reverse     the engine for gradients\n"
-         "  :nondiff strict|zero-subgrad  the policy at kinks and singular points\n"
-         "  :tape                     show the tape of the last expression\n"
-         "  :help                     this text\n"
-         "  :quit                     leave (so does end of input)\n"
+         "Commands:");
+    char head[64];
+    for (size_t k = 0; k < sizeof commands / sizeof *commands; k++) {
+        snprintf(head, sizeof head, ":%s %s", commands[k].cmd, commands[k].args);
+        printf("  %-30s%s\n", head, commands[k].help);
+    }
+    puts("Settings (read as the options of the same name; :NAME off forgets one):");
+    for (size_t k = 0; k < sizeof settings / sizeof *settings; k++) {
+        snprintf(head, sizeof head, ":%s %s", settings[k].cmd, settings[k].args);
+        printf("  %-30s%s\n", head, settings[k].help);
+    }
+    puts("Tab completes functions, names, variables, commands and their values.\n"
          "Functions and options: man adcalc");
 }
+
+/* :NAME VALUE - a setting; :hessian and :order replace each other */
+static void cmd_setting(session *S, size_t k, const char *arg)
+{
+    const char *opt = settings[k].option;
+    char label[32];
+    snprintf(label, sizeof label, ":%s", settings[k].cmd);
+    int flag = !strcmp(settings[k].args, "on|off");
+    const char *value = arg;
+    if (!strcmp(arg, "off")) value = NULL;
+    else if (flag && (!strcmp(arg, "on") || !*arg)) value = "";
+    else if (flag) {
+        command_error(S, "%s: expected on or off, got '%s'", label, arg);
+        return;
+    } else if (!*arg) {
+        command_error(S, "%s: expected a value (%s)", label, settings[k].args);
+        return;
+    }
+    ad_diag d;
+    ad_errclass e = cli_option_set(&S->o, opt, label, value, &d);
+    if (!e && value && !strcmp(opt, "--hessian")) e = cli_option_set(&S->o, "--order", label, NULL, &d);
+    if (!e && value && !strcmp(opt, "--order")) e = cli_option_set(&S->o, "--hessian", label, NULL, &d);
+    if (e) {
+        cli_report(&S->o, &(cli_where){.session = 1}, &d);
+        fail(S, e);
+    }
+}
+
+static void load(session *S, const char *path);
+static void vars(session *S);
 
 /* a command line; 1 to quit */
 static int command(session *S, const char *line)
@@ -153,28 +217,13 @@ static int command(session *S, const char *line)
     if (word(a, "quit") || word(a, "q") || word(a, "exit")) return 1;
     if (word(a, "help")) { help(); return 0; }
     if (word(a, "at")) { cmd_at(S, skipws(a + 2)); return 0; }
-    const char *arg = NULL;
-    if (word(a, "grad")) {
-        arg = skipws(a + 4);
-        if (!strcmp(arg, "on") || !*arg) S->o.grad = 1;
-        else if (!strcmp(arg, "off")) S->o.grad = 0;
-        else goto bad;
-        return 0;
-    }
-    if (word(a, "mode")) {
-        arg = skipws(a + 4);
-        if (!strcmp(arg, "forward")) S->o.mode = AD_MODE_FORWARD;
-        else if (!strcmp(arg, "reverse")) S->o.mode = AD_MODE_REVERSE;
-        else goto bad;
-        return 0;
-    }
-    if (word(a, "nondiff")) {
-        arg = skipws(a + 7);
-        if (!strcmp(arg, "strict")) S->o.policy = AD_STRICT;
-        else if (!strcmp(arg, "zero-subgrad")) S->o.policy = AD_ZERO_SUBGRAD;
-        else goto bad;
-        return 0;
-    }
+    if (word(a, "load")) { load(S, skipws(a + 4)); return 0; }
+    if (word(a, "vars")) { vars(S); return 0; }
+    for (size_t k = 0; k < sizeof settings / sizeof *settings; k++)
+        if (word(a, settings[k].cmd)) {
+            cmd_setting(S, k, skipws(a + strlen(settings[k].cmd)));
+            return 0;
+        }
     if (word(a, "tape")) {
         if (!S->have_last) {
             command_error(S, ":tape: no expression evaluated yet%s%s", "", "");
@@ -185,9 +234,6 @@ static int command(session *S, const char *line)
         return 0;
     }
     command_error(S, "unknown command '%s' (:help lists them)%s", line, "");
-    return 0;
-bad:
-    command_error(S, "%s: unexpected value '%s'", line, arg);
     return 0;
 }
 
@@ -229,7 +275,7 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
     if (!e && kind == AD_STMT_EXPR) e = cli_derive_tape(&S->o, 1, S->t, S->w, &pt, &d);
     if (e) {
         int kept;
-        cli_source src = {.name = "<stdin>"};
+        cli_source src = {.name = S->srcname};
         src.src = ad_session_text(S->sess, &src.len, &kept);
         if (d.line > kept) {
             /* the statement's first line is shown as the input line it came from */
@@ -247,7 +293,7 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
         shadowing(S, stmt, n);
     } else if (kind == AD_STMT_EXPR) {
         /* JSON's "expr" is the statement */
-        cli_source shown = {.name = "<stdin>", .src = stmt, .len = n};
+        cli_source shown = {.name = S->srcname, .src = stmt, .len = n};
         cli_buf b = {0};
         cli_print_answer(&b, &S->o, &shown, 1, 0, 0, &pt.answer);
         if (b.nomem) {
@@ -295,6 +341,117 @@ static void statements(session *S, const char *chunk, size_t n)
     }
 }
 
+/* a library's statements (--lib, :load, the start-up file) run as if
+ * typed, their errors named by the file's name and lines */
+static void run_library(session *S, const char *name, const char *text, size_t len)
+{
+    ad_diag d;
+    ad_errclass e = cli_lib_statements(text, len, &d);
+    if (e) {
+        cli_source src = {.name = name, .src = text, .len = len};
+        cli_report(&S->o, &(cli_where){.src = &src}, &d);
+        fail(S, e);
+        return;
+    }
+    const char *was = S->srcname;
+    S->srcname = name;
+    S->line = 1;
+    statements(S, text, len);
+    S->srcname = was;
+}
+
+static void load(session *S, const char *path)
+{
+    if (!*path) {
+        command_error(S, ":load: expected a file name%s%s", "", "");
+        return;
+    }
+    char *text;
+    size_t len;
+    ad_diag d;
+    ad_errclass e = cli_read_file(path, &text, &len, &d);
+    if (e) {
+        /* a file that cannot be read is the command's mistake, not the session's end */
+        d.cls = e == AD_E_IO && strstr(d.msg, "out of memory") ? AD_E_IO : AD_E_USAGE;
+        cli_report(&S->o, &(cli_where){.session = 1}, &d);
+        fail(S, d.cls);
+        return;
+    }
+    run_library(S, path, text, len);
+    free(text);
+}
+
+/* the kept statements' definitions, by name and then by place (qsort has
+ * no context argument: the text is the one of the :vars running) */
+static const char *vars_text;
+static int name_cmp(const ad_stmt *a, const ad_stmt *b)
+{
+    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+    int c = memcmp(vars_text + a->name_off, vars_text + b->name_off, n);
+    return c ? c : a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
+}
+static int by_name(const void *pa, const void *pb)
+{
+    const ad_stmt *a = pa, *b = pb;
+    int c = name_cmp(a, b);
+    return c ? c : a->off < b->off ? -1 : a->off > b->off;
+}
+static int by_place(const void *pa, const void *pb)
+{
+    const ad_stmt *a = pa, *b = pb;
+    return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* :vars - the point, then each function and name the session defines, as
+ * its last definition's statement, in the order they were made */
+static void vars(session *S)
+{
+    cli_buf b = {0};
+    char num[40];
+    cli_buf_puts(&b, "point:");
+    for (size_t i = 0; i < S->o.at.n; i++)
+        cli_buf_printf(&b, "%s %s = %s", i ? "," : "", S->o.at.names[i],
+                       ad_fmt_number(num, sizeof num, S->o.at.values[i], S->o.precision));
+    cli_buf_puts(&b, S->o.at.n ? "\n" : " none (:at x=2 sets one)\n");
+    size_t len, pos = 0, n = 0, cap = 0;
+    int kept, line = 1, col = 1;
+    const char *text = ad_session_text(S->sess, &len, &kept);
+    const char *end = text;   /* the kept statements are its first kept lines */
+    for (int l = 0; l < kept && end < text + len; l++) {
+        const char *nl = memchr(end, '\n', (size_t)(text + len - end));
+        end = nl ? nl + 1 : text + len;
+    }
+    ad_stmt st, *defs = NULL;
+    int nomem = 0;
+    while (!nomem && ad_next_stmt(text, (size_t)(end - text), &pos, &line, &col, &st)) {
+        if (st.kind != AD_STMT_DEF && st.kind != AD_STMT_ASSIGN) continue;
+        if (n == cap) {
+            ad_stmt *nd = realloc(defs, (cap = cap ? 2 * cap : 16) * sizeof *nd);
+            if (!nd) { nomem = 1; break; }
+            defs = nd;
+        }
+        defs[n++] = st;
+    }
+    vars_text = text;
+    if (n) qsort(defs, n, sizeof *defs, by_name);
+    size_t m = 0;   /* the last of each name */
+    for (size_t i = 0; i < n; i++)
+        if (i + 1 == n || name_cmp(&defs[i], &defs[i + 1]))
+            defs[m++] = defs[i];
+    if (m) qsort(defs, m, sizeof *defs, by_place);
+    for (size_t i = 0; i < m; i++)
+        cli_buf_printf(&b, "%s %.*s\n", defs[i].kind == AD_STMT_DEF ? "function:" : "name:    ", (int)defs[i].len,
+                       text + defs[i].off);
+    free(defs);
+    if (b.nomem || nomem) {
+        cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+        fail(S, AD_E_IO);
+    } else {
+        cli_buf_flush(&b, stdout);
+    }
+    cli_buf_free(&b);
+}
+
 /* 1 when the text so far ends inside parentheses or a block, or after an
  * operator */
 static int incomplete(const char *s, size_t n)
@@ -312,37 +469,127 @@ static int incomplete(const char *s, size_t n)
     return depth > 0 || braces > 0 || (last && strchr("+-*/^,=(<>&|!", last));
 }
 
-#ifdef HAVE_READLINE
-/* completion: function names, then the session's variables */
-static const session *complete_session;
-static char *completion(const char *text, int state)
+/* Ctrl-C on a terminal: the line being typed (and the statement it
+ * continues) is dropped and a new prompt shown; the session goes on.  A
+ * statement already running finishes first (--max-iterations and
+ * --max-nodes bound it). */
+static volatile sig_atomic_t interrupted;
+static void on_interrupt(int sig)
 {
-    static size_t i, j;
-    size_t n = strlen(text);
-    if (!state) i = j = 0;
-    const char *f;
-    while ((f = ad_function(i, NULL)) != NULL) {
-        i++;
-        if (strncmp(f, text, n) == 0) return strdup(f);
+    (void)sig;
+    interrupted = 1;
+}
+
+#ifdef HAVE_READLINE
+/* called by readline when a signal interrupted its read, after it put the
+ * terminal back and echoed ^C: an empty line under a fresh prompt */
+static int after_interrupt(void)
+{
+    if (interrupted == 1) {
+        interrupted = 2;
+        rl_replace_line("", 0);
+        rl_crlf();
+        rl_set_prompt("adcalc> ");
+        rl_on_new_line();
+        rl_redisplay();
     }
-    while (complete_session && j < complete_session->o.at.n) {
-        const char *v = complete_session->o.at.names[j++];
-        if (strncmp(v, text, n) == 0) return strdup(v);
+    return 0;
+}
+
+/* completion: the candidates for the word being typed, by what precedes
+ * it: a command after ':' at the line's start, a setting's words or a
+ * file after the command, else functions, the point's variables and the
+ * session's own functions and names (statements keep readline's state:
+ * its API has no context argument) */
+static const session *complete_session;
+static const char *const *cand;   /* the candidates of this completion */
+static size_t ncand;
+static char *next_candidate(const char *text, int state)
+{
+    static size_t i;
+    size_t n = strlen(text);
+    if (!state) i = 0;
+    while (i < ncand) {
+        const char *c = cand[i++];
+        if (strncmp(c, text, n) == 0) return strdup(c);
     }
     return NULL;
 }
+
+/* adds the '|'-separated words of list (not the placeholders K, N...) */
+static void add_words(const char **out, size_t *n, size_t cap, char *store, size_t storecap, const char *list)
+{
+    size_t used = 0;
+    while (*list && *n < cap) {
+        size_t len = strcspn(list, "|");
+        if (len > 1 && !memchr(list, ',', len) && !memchr(list, '=', len) && used + len + 1 <= storecap) {
+            memcpy(store + used, list, len);
+            store[used + len] = 0;
+            out[(*n)++] = store + used;
+            used += len + 1;
+        }
+        list += len + (list[len] == '|');
+    }
+}
+
 static char **complete(const char *text, int start, int end)
 {
-    (void)start;
     (void)end;
+    static const char *buf[4096];
+    static char words[256];
+    static char *names;   /* the session's names, NUL-separated */
+    const char *line = rl_line_buffer, *p = line;
+    while (p < line + start && isspace((unsigned char)*p)) p++;
+    size_t n = 0;
     rl_attempted_completion_over = 1;
-    return rl_completion_matches(text, completion);
+    if (p < line + start && *p == ':') {
+        const char *cmd = p + 1;
+        size_t clen = strcspn(cmd, " \t");
+        if (cmd + clen >= line + start) {   /* the command itself */
+            for (size_t k = 0; k < sizeof commands / sizeof *commands; k++) buf[n++] = commands[k].cmd;
+            for (size_t k = 0; k < sizeof settings / sizeof *settings; k++) buf[n++] = settings[k].cmd;
+        } else if (clen == 4 && !strncmp(cmd, "load", 4)) {
+            rl_attempted_completion_over = 0;   /* readline's file names */
+            return NULL;
+        } else {
+            for (size_t k = 0; k < sizeof settings / sizeof *settings; k++)
+                if (strlen(settings[k].cmd) == clen && !strncmp(cmd, settings[k].cmd, clen))
+                    add_words(buf, &n, 64, words, sizeof words, settings[k].args);
+            if ((clen == 2 && !strncmp(cmd, "at", 2)) || (clen == 3 && !strncmp(cmd, "wrt", 3)) ||
+                (clen == 4 && !strncmp(cmd, "seed", 4)))
+                for (size_t j = 0; complete_session && j < complete_session->o.at.n && n < 4000; j++)
+                    buf[n++] = complete_session->o.at.names[j];
+        }
+    } else {
+        const char *f;
+        for (size_t i = 0; n < 2000 && (f = ad_function(i, NULL)) != NULL; i++) buf[n++] = f;
+        for (size_t j = 0; complete_session && j < complete_session->o.at.n && n < 3000; j++)
+            buf[n++] = complete_session->o.at.names[j];
+        /* the session's functions and names */
+        size_t len, pos = 0;
+        int kept, l = 1, c = 1;
+        const char *t = complete_session ? ad_session_text(complete_session->sess, &len, &kept) : NULL;
+        free(names);
+        names = t ? malloc(len + 1) : NULL;
+        size_t used = 0;
+        ad_stmt st;
+        while (names && n < 4096 && ad_next_stmt(t, len, &pos, &l, &c, &st))
+            if (st.kind == AD_STMT_DEF || st.kind == AD_STMT_ASSIGN) {
+                memcpy(names + used, t + st.name_off, st.name_len);
+                names[used + st.name_len] = 0;
+                buf[n++] = names + used;
+                used += st.name_len + 1;
+            }
+    }
+    cand = buf;
+    ncand = n;
+    return rl_completion_matches(text, next_candidate);
 }
 #endif
 
 /* the next line of input, without its newline, and its length (NUL
  * bytes and all); NULL at the end, and NULL with *err set when reading
- * failed (errno) */
+ * failed (errno; EINTR: Ctrl-C on a terminal) */
 static char *read_line(int interactive, const char *prompt, size_t *len, int *err)
 {
     *err = 0;
@@ -364,9 +611,14 @@ static char *read_line(int interactive, const char *prompt, size_t *len, int *er
     errno = 0;
     ssize_t n = getline(&buf, &cap, stdin);
     if (n < 0 || ferror(stdin)) {
+        free(buf);
+        if (interactive && interrupted) {   /* the line is dropped, the session goes on */
+            clearerr(stdin);
+            *err = EINTR;
+            return NULL;
+        }
         /* a line the failure cut short is not a line of the input */
         if (ferror(stdin) || errno == ENOMEM) *err = errno ? errno : EIO;
-        free(buf);
         return NULL;
     }
     if (n > 0 && buf[n - 1] == '\n') buf[--n] = 0;
@@ -401,6 +653,7 @@ static int session_open(session *S, const cli_options *opts)
     S->lastw = ad_work_new();
     S->o.src = NULL;
     S->o.nsrc = 0;
+    S->srcname = "<stdin>";
     S->o.adjoint = NULL;   /* --seed and --wrt stay: the options own them */
     return ok && S->t && S->last && S->w && S->lastw ? 0 : -1;
 }
@@ -428,7 +681,21 @@ static void read_statements(session *S, int interactive)
     for (;;) {
         size_t llen = 0;
         int err;
+        interrupted = 0;
         char *l = read_line(interactive, clen ? "...> " : "adcalc> ", &llen, &err);
+        if (interrupted) {
+            /* Ctrl-C: the statement being typed is dropped, and the line
+             * too unless readline started a new one (after_interrupt) */
+            int fresh = interrupted == 2;
+            clen = 0;
+            interrupted = 0;
+            if (!l && err == EINTR) putchar('\n');
+            if (!l && err == EINTR) continue;
+            if (l && !fresh) {
+                free(l);
+                continue;
+            }
+        }
         if (!l && err) {
             /* a failed read is an error, never the end of the statements */
             cli_error(&S->o, NULL, AD_E_IO, "cannot read '<stdin>': %s", strerror(err));
@@ -444,6 +711,8 @@ static void read_statements(session *S, int interactive)
         if (!clen) start = lineno;
         const char *p = skipws(l);
         if (!clen && *p == ':') {
+            /* blanks after a command are not part of its value (Tab leaves one) */
+            while (llen > 0 && isspace((unsigned char)l[llen - 1])) l[--llen] = 0;
             int quit = command(S, p);
             free(l);
             fflush(stdout);
@@ -470,6 +739,20 @@ static void read_statements(session *S, int interactive)
     free(chunk);
 }
 
+/* the start-up file of a session on a terminal: $XDG_CONFIG_HOME/adcalc/
+ * init.ad (~/.config/adcalc/init.ad when that is unset), when it exists */
+static void run_init(session *S)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    char path[4096];
+    int n;
+    if (xdg && xdg[0] == '/') n = snprintf(path, sizeof path, "%s/adcalc/init.ad", xdg);
+    else if (home && *home) n = snprintf(path, sizeof path, "%s/.config/adcalc/init.ad", home);
+    else return;
+    if (n < 0 || (size_t)n >= sizeof path || (access(path, F_OK) != 0 && errno == ENOENT)) return;
+    load(S, path);
+}
+
 int cli_repl(const cli_options *opts, int interactive)
 {
     session S;
@@ -486,10 +769,25 @@ int cli_repl(const cli_options *opts, int interactive)
         if (*hist) read_history(hist);
         complete_session = &S;
         rl_attempted_completion_function = complete;
+        /* a word to complete starts after an operator too (2*co<Tab>) */
+        rl_completer_word_break_characters = " \t\n+-*/^%(),;=<>!&|{}[]:#\"'";
         rl_readline_name = "adcalc";
     }
 #endif
-    read_statements(&S, interactive);
+    struct sigaction ctrl_c, was;
+    memset(&ctrl_c, 0, sizeof ctrl_c);
+    ctrl_c.sa_handler = on_interrupt;
+    sigemptyset(&ctrl_c.sa_mask);
+#ifdef HAVE_READLINE
+    ctrl_c.sa_flags = SA_RESTART;   /* readline's own handler interrupts its read */
+    rl_signal_event_hook = after_interrupt;
+#endif
+    if (interactive) sigaction(SIGINT, &ctrl_c, &was);
+    if (interactive && !opts->no_init) run_init(&S);
+    for (size_t k = 0; k < opts->pre.nlib && !S.fatal; k++)
+        run_library(&S, opts->pre.lib[k].name, opts->pre.lib[k].src, opts->pre.lib[k].len);
+    if (!S.fatal) read_statements(&S, interactive);
+    if (interactive) sigaction(SIGINT, &was, NULL);
 #ifdef HAVE_READLINE
     if (interactive && *hist) {
         int err = write_history(hist);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "report.h"
 #include "buf.h"
+#include "libs.h"
 
 int cli_exit_code(ad_errclass cls)
 {
@@ -69,12 +70,16 @@ static void echo(cli_buf *b, const char *src, size_t srclen, int line, int col)
     cli_buf_puts(b, "^\n");
 }
 
-/* the line and column as the user numbers them: a REPL statement within
- * its input line, or shifted by the lines before it */
-static void position(const cli_source *s, const ad_diag *d, long *line, int *col)
+/* the source and line d's position is in, as the user numbers them (a
+ * library's line for the prelude of --lib; a REPL statement within its
+ * input line, or shifted by the lines before it), and the line of s->src
+ * to show */
+static const cli_source *position(const cli_source *s, const ad_diag *d, long *line, int *col, int *shown)
 {
-    *line = d->line + s->line_shift;
-    *col = d->col + (s->echo && d->line == s->echo_at ? s->col_shift : 0);
+    const cli_source *at = cli_prelude_locate(s, d->line, shown);
+    *line = *shown + at->line_shift;
+    *col = d->col + (at->echo && *shown == at->echo_at ? at->col_shift : 0);
+    return at;
 }
 
 void cli_json_error(cli_buf *b, const cli_where *at, const ad_diag *d, const char *msg)
@@ -84,12 +89,12 @@ void cli_json_error(cli_buf *b, const cli_where *at, const ad_diag *d, const cha
     cli_buf_json_string(b, tag, strlen(tag));
     cli_buf_puts(b, ", \"message\": ");
     cli_buf_json_string(b, msg, strlen(msg));
-    if (at && at->src && d->line > 0) {
+    if (at && at->src && d->line != 0) {
         long line;
-        int col;
-        position(at->src, d, &line, &col);
+        int col, shown;
+        const cli_source *s = position(at->src, d, &line, &col, &shown);
         cli_buf_puts(b, ", \"source\": ");
-        cli_buf_json_string(b, at->src->name, strlen(at->src->name));
+        cli_buf_json_string(b, s->name, strlen(s->name));
         cli_buf_printf(b, ", \"line\": %ld, \"column\": %d", line, col);
     } else if (at && at->file) {
         cli_buf_puts(b, ", \"source\": ");
@@ -110,17 +115,16 @@ static void text(cli_buf *b, const cli_where *at, const ad_diag *d, const char *
 {
     const char *tag = ad_err_tag(d->cls);
     cli_buf_puts(b, "adcalc: ");
-    if (at && at->src && d->line > 0) {
-        const cli_source *s = at->src;
+    if (at && at->src && d->line != 0) {
         long line;
-        int col;
-        position(s, d, &line, &col);
+        int col, shown;
+        const cli_source *s = position(at->src, d, &line, &col, &shown);
         put_name(b, s->name);
         cli_buf_printf(b, ":%ld:%d: error: %s [%s]\n", line, col, msg, tag);
-        if (s->echo && d->line == s->echo_at)   /* a statement within an input line: that line */
+        if (s->echo && shown == s->echo_at)   /* a statement within an input line: that line */
             echo(b, s->echo, s->echo_len, 1, col);
         else
-            echo(b, s->src, s->len, d->line, d->col);
+            echo(b, s->src, s->len, shown, d->col);
         return;
     }
     if (at && at->file) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "run.h"
 #include "expect.h"
+#include "libs.h"
 #include "sigma.h"
 #include "report.h"
 
@@ -62,19 +63,30 @@ ad_errclass cli_record(const cli_options *o, const cli_source *src, size_t n, ad
 {
     ad_tape_set_limit(t, (size_t)o->max_nodes);
     ad_tape_set_iterations(t, (size_t)o->max_iterations);
+    /* the prelude's lines count 0 and below, the source's own from 1 */
+    ad_tape_set_first_line(t, n && src[0].pre ? 1 - src[0].pre->lines : 1);
     const char **texts = malloc((n ? n : 1) * sizeof *texts);
     size_t *lens = malloc((n ? n : 1) * sizeof *lens);
     ad_errclass e;
     if (!texts || !lens) {
         e = nomem(d);
     } else {
-        for (size_t i = 0; i < n; i++) {
+        /* after the libraries' prelude when --lib gives one (libs.c) */
+        size_t joined = 0;
+        e = AD_E_NONE;
+        for (size_t i = 0; i < n && !e; i++) {
             texts[i] = src[i].src;
             lens[i] = src[i].len;
+            if (src[i].pre && src[i].pre->nlib) {
+                if (!(texts[i] = cli_prelude_join(src[i].pre, src[i].src, src[i].len, &lens[i]))) e = nomem(d);
+                else joined = i + 1;
+            }
         }
         size_t failed = 0;
-        e = ad_parse_many(t, texts, lens, n, &failed, d);
+        if (!e) e = ad_parse_many(t, texts, lens, n, &failed, d);
         if (e && d) d->src = (int)failed;
+        for (size_t i = 0; i < joined; i++)
+            if (texts[i] != src[i].src) free((char *)texts[i]);
     }
     free(texts);
     free(lens);

@@ -41,10 +41,11 @@ typedef enum {
     AD_HINT_UNBOUND          /* a variable the point's path needs has no value */
 } ad_hint;
 
-/* a diagnostic: class, message and (when line > 0) a source position */
+/* a diagnostic: class, message and (when line != 0) a source position */
 typedef struct {
     ad_errclass cls;
-    int line, col;   /* 1-based; 0 when the error has no position */
+    int line, col;   /* 1-based (a prelude's lines are below 1: ad_tape_set_first_line);
+                      * line 0 when the error has no position */
     int src;         /* index of the source the position is in (ad_parse_many) */
     ad_hint hint;
     char msg[400];
@@ -100,6 +101,11 @@ void ad_tape_set_iterations(ad_tape *t, size_t n);
  * tape with guards holds at the points where they do; ad_derive records
  * the program again at a point where one does not (control flow). */
 size_t ad_tape_nguards(const ad_tape *t);
+/* The line number each source's first line has (1 until set; kept by
+ * ad_tape_reset): a source recorded after a prelude of definitions starts
+ * at 1 - (the prelude's lines), so that its own lines count from 1 and the
+ * prelude's are 0 and below, in positions and in messages. */
+void ad_tape_set_first_line(ad_tape *t, int line);
 
 /* Parses src[0..len) and records it on t (after ad_tape_reset).  Returns
  * AD_E_NONE, or an error class with d filled in. */

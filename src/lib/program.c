@@ -516,7 +516,7 @@ static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_dia
     ad_errclass e = AD_E_NONE;
     int32_t out = -1;
     size_t pos = 0;
-    int line = 1, col = 1, out_line = 1, out_col = 1, any = 0;
+    int line = t->first_line, col = 1, out_line = line, out_col = 1, any = 0;
     ad_stmt st;
     while (!e && ad_next_stmt(src, len, &pos, &line, &col, &st)) {
         if (st.kind == AD_STMT_EMPTY) continue;

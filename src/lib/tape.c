@@ -27,6 +27,7 @@ ad_tape *ad_tape_new(void)
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
     t->limit = AD_TAPE_DEFAULT_LIMIT;
+    t->first_line = 1;
     t->max_iter = AD_TAPE_DEFAULT_ITERATIONS;
     adi_symtab_init(&t->vars);
     adi_symtab_init(&t->consts);
@@ -58,6 +59,7 @@ void ad_tape_free(ad_tape *t)
 
 void ad_tape_set_limit(ad_tape *t, size_t nodes) { t->limit = nodes; }
 void ad_tape_set_iterations(ad_tape *t, size_t n) { t->max_iter = n; }
+void ad_tape_set_first_line(ad_tape *t, int line) { t->first_line = line; }
 size_t ad_tape_nguards(const ad_tape *t) { return t->nguards; }
 
 void adi_flow_free(adi_flowsrc *f)

@@ -59,6 +59,7 @@ struct ad_tape {
     int nomem;           /* an allocation failed while recording */
     int full;            /* ...or the recording reached limit nodes */
     size_t limit;
+    int first_line;      /* the line number of each source's first line */
 
     /* control flow: the recording computes every node's value as it goes,
      * so that a comparison can decide which way the program goes */
