@@ -123,29 +123,45 @@ const cli_source *cli_prelude_locate(const cli_source *s, int line, int *at_line
     return &p->lib[k];
 }
 
+/* records the first `upto` bytes of the prelude and an expression after
+ * them, the line `first` of the prelude numbered 1 */
+static ad_errclass record(const cli_options *o, ad_tape *t, size_t upto, int first, ad_diag *d)
+{
+    size_t n;
+    char *text = join(&o->pre, upto, "0", 1, &n);
+    if (!text) return nomem(d);
+    ad_tape_set_limit(t, (size_t)o->max_nodes);
+    ad_tape_set_iterations(t, (size_t)o->max_iterations);
+    ad_tape_set_first_line(t, 2 - first);
+    ad_errclass e = ad_parse(t, text, n, d);
+    free(text);
+    return e;
+}
+
 ad_errclass cli_prelude_check(const cli_options *o, const cli_source **at, ad_diag *d)
 {
     const cli_prelude *p = &o->pre;
     *at = NULL;
-    ad_tape *t = p->nlib ? ad_tape_new() : NULL;
-    if (p->nlib && !t) return nomem(d);
-    ad_errclass e = AD_E_NONE;
-    /* each library after the ones before it, with an expression after it as
-     * every source has, its own lines counted from 1 */
-    for (size_t k = 0; !e && k < p->nlib; k++) {
-        *at = &p->lib[k];
-        if ((e = cli_lib_statements(p->lib[k].src, p->lib[k].len, d))) break;
-        size_t n;
-        char *text = join(p, p->end[k], "0", 1, &n);
-        if (!text) {
-            e = nomem(d);
-            break;
+    if (!p->nlib) return AD_E_NONE;
+    for (size_t k = 0; k < p->nlib; k++) {
+        ad_errclass e = cli_lib_statements(p->lib[k].src, p->lib[k].len, d);
+        if (e) {
+            *at = &p->lib[k];
+            return e;
         }
-        ad_tape_set_limit(t, (size_t)o->max_nodes);
-        ad_tape_set_iterations(t, (size_t)o->max_iterations);
-        ad_tape_set_first_line(t, 2 - p->first[k]);
-        e = ad_parse(t, text, n, d);
-        free(text);
+    }
+    ad_tape *t = ad_tape_new();
+    if (!t) return nomem(d);
+    /* all of them once, with an expression after them as every source has;
+     * when that fails, the library at fault again, after the ones before
+     * it, with its own lines counted from 1 (so are positions in its
+     * messages): two recordings, whatever the number of libraries */
+    ad_errclass e = record(o, t, p->len, 1, d);
+    if (e && d->line != 0) {
+        size_t k = p->nlib - 1;
+        while (k > 0 && p->first[k] > d->line) k--;
+        *at = &p->lib[k];
+        e = record(o, t, p->end[k], p->first[k], d);
         if (e && d->line > own_lines(&p->lib[k])) ends_inside(&p->lib[k], d);
     }
     ad_tape_free(t);

@@ -376,7 +376,7 @@ ad_errclass cli_read_file(const char *path, char **text, size_t *n, ad_diag *d)
     const char *shown = f == stdin ? "<stdin>" : path;
     *text = NULL;
     *n = 0;
-    if (!f) return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(errno));
+    if (!f) return errno == ENOMEM ? nomem(d) : ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", path, strerror(errno));
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
     if (!buf) { if (f != stdin) fclose(f); return nomem(d); }
@@ -387,8 +387,8 @@ ad_errclass cli_read_file(const char *path, char **text, size_t *n, ad_diag *d)
             if (!nb) {
                 free(buf);
                 if (f != stdin) fclose(f);
-                return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", shown,
-                                   cap < ((size_t)1 << 31) ? "out of memory" : "file larger than 2 GiB");
+                return cap < ((size_t)1 << 31) ? nomem(d)
+                                               : ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': file larger than 2 GiB", shown);
             }
             buf = nb;
             cap *= 2;
@@ -399,7 +399,7 @@ ad_errclass cli_read_file(const char *path, char **text, size_t *n, ad_diag *d)
     }
     int err = ferror(f) ? (errno ? errno : EIO) : 0;
     if (f != stdin) fclose(f);
-    if (err) { free(buf); return ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", shown, strerror(err)); }
+    if (err) { free(buf); return err == ENOMEM ? nomem(d) : ad_diag_set(d, AD_E_IO, 0, 0, "cannot read '%s': %s", shown, strerror(err)); }
     *text = buf;
     *n = len;
     return AD_E_NONE;

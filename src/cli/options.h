@@ -126,7 +126,8 @@ typedef struct {
 ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d);
 void cli_options_free(cli_options *o);
 /* reads the file at path ('-': stdin) whole into *text (malloc'd, *n
- * bytes); AD_E_IO with d filled in when it cannot */
+ * bytes); AD_E_IO with d filled in when it cannot (the message exactly
+ * "out of memory" when that is why) */
 ad_errclass cli_read_file(const char *path, char **text, size_t *n, ad_diag *d);
 /* Sets option name ("--order") to value as the command line reads it, in
  * place of what it said; value NULL forgets it.  label ("order") names it

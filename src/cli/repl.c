@@ -366,13 +366,17 @@ static void load(session *S, const char *path)
         command_error(S, ":load: expected a file name%s%s", "", "");
         return;
     }
+    if (!strcmp(path, "-")) {
+        command_error(S, ":load: '-' would be the session's own input: name a file%s%s", "", "");
+        return;
+    }
     char *text;
     size_t len;
     ad_diag d;
     ad_errclass e = cli_read_file(path, &text, &len, &d);
     if (e) {
         /* a file that cannot be read is the command's mistake, not the session's end */
-        d.cls = e == AD_E_IO && strstr(d.msg, "out of memory") ? AD_E_IO : AD_E_USAGE;
+        d.cls = strcmp(d.msg, "out of memory") == 0 ? AD_E_IO : AD_E_USAGE;
         cli_report(&S->o, &(cli_where){.session = 1}, &d);
         fail(S, d.cls);
         return;
@@ -530,6 +534,16 @@ static void add_words(const char **out, size_t *n, size_t cap, char *store, size
         }
         list += len + (list[len] == '|');
     }
+}
+
+/* the characters a word to complete starts after: blanks alone in a file
+ * name (:load), else operators and brackets too (2*co<Tab>) */
+static char *word_breaks(void)
+{
+    static char blanks[] = " \t\n", operators[] = " \t\n+-*/^%(),;=<>!&|{}[]:#\"'";
+    const char *p = rl_line_buffer;
+    while (isspace((unsigned char)*p)) p++;
+    return strncmp(p, ":load", 5) == 0 && isspace((unsigned char)p[5]) ? blanks : operators;
 }
 
 static char **complete(const char *text, int start, int end)
@@ -769,8 +783,7 @@ int cli_repl(const cli_options *opts, int interactive)
         if (*hist) read_history(hist);
         complete_session = &S;
         rl_attempted_completion_function = complete;
-        /* a word to complete starts after an operator too (2*co<Tab>) */
-        rl_completer_word_break_characters = " \t\n+-*/^%(),;=<>!&|{}[]:#\"'";
+        rl_completion_word_break_hook = word_breaks;
         rl_readline_name = "adcalc";
     }
 #endif
