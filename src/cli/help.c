@@ -49,8 +49,8 @@ void cli_help(cli_buf *b)
     cli_buf_puts(b,
                  "Usage: adcalc [OPTION]... -e EXPR [-at NAME=VALUE[,NAME=VALUE...]]\n"
                  "Evaluate an expression and its exact derivatives by automatic differentiation.\n"
-                 "Without -e or -f, statements are read from standard input (an interactive\n"
-                 "session on a terminal); -e and -f also take programs (name = expr; f(u) = expr).\n"
+                 "Programs: -e and -f take statements (name = expr; f(u) = expr; if, while, for).\n"
+                 "Sessions: without -e or -f, statements from stdin; on a terminal, :help.\n"
                  "\n");
     for (size_t i = 0; i < cli_noptinfos; i++) {
         const cli_optinfo *oi = &cli_optinfos[i];
