@@ -39,6 +39,8 @@ typedef struct {
     size_t lastsrclen;
     int status;             /* first error's exit status */
     int fatal;              /* out of memory or a failed read: stop */
+    int interactive;        /* a terminal: a failed expression's record is not repeated on stdout */
+    char *header;           /* --format tsv --header: the last header line printed */
     char **warned;          /* point variables assigned, warned about once */
     size_t nwarned;
     const char *srcname;    /* where the statements come from: "<stdin>", a library */
@@ -258,6 +260,38 @@ static void shadowing(session *S, const char *stmt, size_t n)
                     "not the point's %s (:at)\n", S->o.at.names[k], S->o.at.names[k]);
 }
 
+/* writes b out (or says it could not be made) and frees it */
+static void print(session *S, cli_buf *b)
+{
+    if (b->nomem) {
+        cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+        fail(S, AD_E_IO);
+    } else {
+        cli_buf_flush(b, stdout);
+    }
+    cli_buf_free(b);
+}
+
+/* --format tsv --header: the names of the fields before a result whose
+ * fields differ from the last ones named (the first, and after a setting
+ * changed them) */
+static void header(session *S, cli_buf *b, const cli_point *pt)
+{
+    const ad_plan *plan = pt->answer.plan;
+    cli_buf h = {0};
+    cli_print_tsv_header(&h, &S->o, ad_plan_layout(plan), &(cli_columns){plan, NULL});
+    cli_buf_putc(&h, 0);
+    if (h.nomem) {
+        b->nomem = 1;
+    } else if (!S->header || strcmp(S->header, h.p) != 0) {
+        cli_buf_put(b, h.p, h.len - 1);
+        free(S->header);
+        S->header = h.p;   /* kept: the buffer is NUL-terminated text */
+        h.p = NULL;
+    }
+    cli_buf_free(&h);
+}
+
 /* runs one statement (stmt[0..n), starting at input line first, column
  * col of the input line line[0..line_len)); errors in the statement are
  * numbered by input line, errors in the session's earlier statements by
@@ -289,19 +323,22 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
         }
         cli_report(&S->o, &(cli_where){.src = &src}, &d);
         fail(S, e);
+        if (kind == AD_STMT_EXPR && !S->interactive && !S->fatal) {
+            /* a stream keeps every expression's place on stdout, as -e does */
+            cli_source shown = {.name = S->srcname, .src = stmt, .len = n};
+            cli_buf b = {0};
+            cli_print_failure(&b, &S->o, &shown, 1, 0, 0, &src, &d);
+            print(S, &b);
+        }
     } else if (kind == AD_STMT_ASSIGN) {
         shadowing(S, stmt, n);
     } else if (kind == AD_STMT_EXPR) {
         /* JSON's "expr" is the statement */
         cli_source shown = {.name = S->srcname, .src = stmt, .len = n};
         cli_buf b = {0};
+        if (S->o.format == CLI_FMT_TSV && S->o.header) header(S, &b, &pt);
         cli_print_answer(&b, &S->o, &shown, 1, 0, 0, &pt.answer);
-        if (b.nomem) {
-            cli_error(&S->o, NULL, AD_E_IO, "out of memory");
-            fail(S, AD_E_IO);
-        }
-        cli_buf_flush(&b, stdout);
-        cli_buf_free(&b);
+        print(S, &b);
         ad_tape *tt = S->last; S->last = S->t; S->t = tt;
         ad_work *ww = S->lastw; S->lastw = S->w; S->w = ww;
         S->have_last = 1;
@@ -683,6 +720,7 @@ static void session_close(session *S)
     ad_work_free(S->lastw);
     for (size_t j = 0; j < S->nwarned; j++) free(S->warned[j]);
     free(S->warned);
+    free(S->header);
 }
 
 /* reads lines into chunks of whole statements and runs them, and the
@@ -799,6 +837,7 @@ int cli_repl(const cli_options *opts, int interactive)
     if (interactive && !opts->no_init) run_init(&S);
     for (size_t k = 0; k < opts->pre.nlib && !S.fatal; k++)
         run_library(&S, opts->pre.lib[k].name, opts->pre.lib[k].src, opts->pre.lib[k].len);
+    S.interactive = interactive;
     if (!S.fatal) read_statements(&S, interactive);
     if (interactive) sigaction(SIGINT, &was, NULL);
 #ifdef HAVE_READLINE
