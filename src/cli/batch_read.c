@@ -92,27 +92,28 @@ static int header_error(const cli_batch_plan *P, long hline, ad_errclass cls, co
     return cli_exit_code(cls);
 }
 
-/* a column named twice, or also given by -at: the exit status of the
- * error (n log n, for headers of 10^5 columns) */
+/* a column named twice (a variable's or one passed through: JSON rows
+ * name them), or also given by -at: the exit status of the error (n log
+ * n, for headers of 10^5 columns) */
 static int header_unique(cli_batch_plan *P, long hline)
 {
     const cli_options *o = P->o;
     char msg[300];
     size_t at;
     cli_nameset set;
-    if (cli_first_repeat((const char *const *)P->colnames, NULL, P->ncol, &at) < 0 ||
+    if (cli_first_repeat((const char *const *)P->fieldnames, NULL, P->nfields, &at) < 0 ||
         cli_nameset_init(&set, (const char *const *)o->at.names, o->at.n) < 0)
         return -1;
     size_t k = 0;   /* the first column given by -at too */
-    while (k < P->ncol && cli_nameset_find(&set, P->colnames[k], strlen(P->colnames[k])) == (size_t)-1) k++;
+    while (k < P->nfields && cli_nameset_find(&set, P->fieldnames[k], strlen(P->fieldnames[k])) == (size_t)-1) k++;
     cli_nameset_free(&set);
     /* the first column at fault, column by column */
-    if (at < P->ncol && at <= k) {
-        snprintf(msg, sizeof msg, "column '%.60s' named twice", P->colnames[at]);
+    if (at < P->nfields && at <= k) {
+        snprintf(msg, sizeof msg, "column '%.60s' named twice", P->fieldnames[at]);
         return header_error(P, hline, AD_E_SYNTAX, msg);
     }
-    if (k < P->ncol) {
-        snprintf(msg, sizeof msg, "'%.60s' is given both by -at and by the points", P->colnames[k]);
+    if (k < P->nfields) {
+        snprintf(msg, sizeof msg, "'%.60s' is given both by -at and by the points", P->fieldnames[k]);
         return header_error(P, hline, AD_E_USAGE, msg);
     }
     return 0;
