@@ -83,6 +83,7 @@ typedef struct {
     ad_check_result chk;
     ad_work **ew;             /* --expect: a workspace per formula */
     double *given;            /* ...and their values at the row */
+    int expect_failed;        /* ...and whether one of them disagrees there */
     double *sig, *scratch;    /* --sigma: a row's figures, room for H S */
     /* the block replay: rows waiting, their lines, results and flags */
     ad_block *bk;

@@ -89,7 +89,7 @@ static void format_row(cli_batch_chunk *c, const double *res, long line, int ok)
 {
     const cli_batch_plan *P = c->P;
     const cli_options *o = P->o;
-    cli_expected x = {P->E, c->given, &c->chk};
+    cli_expected x = {P->E, c->given, &c->chk, c->expect_failed};
     cli_answer a = {P->plan, res, ok && o->check ? &c->chk : NULL, ok && P->E ? &x : NULL, ok && P->S ? c->sig : NULL};
     int prefix = !o->binary && (o->echo || P->passed);
     if (o->binary) {
@@ -130,7 +130,8 @@ static void emit(cli_batch_chunk *c, const double *res, long line)
     }
     c->rows++;
     if (o->check && c->chk.failed) failed(c, CLI_VERDICT_CHECK, line);
-    if (P->E && cli_expect_failed(o, P->E, c->given, &c->chk)) failed(c, CLI_VERDICT_EXPECT, line);
+    c->expect_failed = P->E && cli_expect_failed(o, P->E, c->given, &c->chk);
+    if (c->expect_failed) failed(c, CLI_VERDICT_EXPECT, line);
     format_row(c, res, line, 1);
 }
 

@@ -16,6 +16,7 @@ typedef struct {
     const cli_expect *E;
     const double *given;          /* one value per formula */
     const ad_check_result *chk;   /* adcalc's derivative and the finite difference, by column */
+    int failed;                   /* some formula disagrees (cli_expect_failed, judged once) */
 } cli_expected;
 
 /* one point's answer */

@@ -168,7 +168,7 @@ static int show(const cli_options *o, const cli_source *s, const ad_tape *t, con
                 int joint)
 {
     const cli_expected *x = pt->answer.exp;
-    int checked = (o->check && pt->chk.failed) || (x && cli_expect_failed(o, x->E, x->given, x->chk))
+    int checked = (o->check && pt->chk.failed) || (x && x->failed)
                       ? CLI_EXIT_CHECK_FAILED : 0;
     if (o->dump)
         return ad_dump(stdout, ad_work_tape(w) ? ad_work_tape(w) : t, w, o->policy, o->dumpfmt, s->src, s->len) < 0 ? -1
@@ -234,7 +234,7 @@ static ad_errclass expect_at(const cli_options *o, cli_point *pt, expectation *X
         *at = &o->expect[k].src;
         return e;
     }
-    X->x = (cli_expected){&X->E, X->given, &pt->chk};
+    X->x = (cli_expected){&X->E, X->given, &pt->chk, cli_expect_failed(o, &X->E, X->given, &pt->chk)};
     pt->answer.exp = &X->x;
     return AD_E_NONE;
 }
