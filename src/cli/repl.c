@@ -241,23 +241,71 @@ static int command(session *S, const char *line)
 
 /* an assignment to a variable of the point (x = 5 with :at x=2) hides the
  * point's value from the statements after it: said once per name */
-static void shadowing(session *S, const char *stmt, size_t n)
+static void shadow_name(session *S, const char *name, size_t len)
 {
-    size_t pos = 0;
-    int line = 1, col = 1;
-    ad_stmt st;
-    if (!ad_next_stmt(stmt, n, &pos, &line, &col, &st) || st.kind != AD_STMT_ASSIGN) return;
-    const char *name = stmt + st.name_off;
-    size_t len = st.name_len, k = 0;
+    size_t k = 0;
     while (k < S->o.at.n && !(strlen(S->o.at.names[k]) == len && memcmp(S->o.at.names[k], name, len) == 0)) k++;
     if (k == S->o.at.n) return;
     for (size_t j = 0; j < S->nwarned; j++)
         if (strcmp(S->warned[j], S->o.at.names[k]) == 0) return;
     char **nw = realloc(S->warned, (S->nwarned + 1) * sizeof *nw);
     if (nw) S->warned = nw;
-    if (nw && (nw[S->nwarned] = strdup(S->o.at.names[k]))) S->nwarned++;
+    char *copy = nw ? strdup(S->o.at.names[k]) : NULL;
+    if (!copy) {
+        cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+        fail(S, AD_E_IO);
+        return;
+    }
+    S->warned[S->nwarned++] = copy;
     fprintf(stderr, "adcalc: warning: '%s' now names the value assigned here: the statements after it see that, "
                     "not the point's %s (:at)\n", S->o.at.names[k], S->o.at.names[k]);
+}
+
+/* the statement's assignments, those in its blocks too (if, while, for:
+ * each { } group is a list of statements), without recursion: a list of
+ * the spans still to read */
+static void shadowing(session *S, const char *stmt, size_t n)
+{
+    typedef struct { const char *s; size_t n; } span;
+    span *todo = malloc(16 * sizeof *todo);
+    size_t ntodo = 0, cap = 16;
+    int nomem = !todo;
+    if (todo) todo[ntodo++] = (span){stmt, n};
+    while (ntodo) {
+        span sp = todo[--ntodo];
+        size_t pos = 0;
+        int line = 1, col = 1;
+        ad_stmt st;
+        while (ad_next_stmt(sp.s, sp.n, &pos, &line, &col, &st)) {
+            if (st.kind == AD_STMT_ASSIGN) shadow_name(S, sp.s + st.name_off, st.name_len);
+            if (st.kind != AD_STMT_IF && st.kind != AD_STMT_WHILE && st.kind != AD_STMT_FOR) continue;
+            const char *s = sp.s + st.off;
+            size_t open = 0, depth = 0;
+            for (size_t i = 0; i < st.len; i++) {
+                if (s[i] == '#') {
+                    while (i + 1 < st.len && s[i + 1] != '\n') i++;
+                } else if (s[i] == '{' && depth++ == 0) {
+                    open = i + 1;
+                } else if (s[i] == '}' && depth && --depth == 0) {
+                    if (ntodo == cap) {
+                        span *nt = realloc(todo, 2 * cap * sizeof *nt);
+                        if (!nt) {
+                            nomem = 1;
+                            break;
+                        }
+                        todo = nt;
+                        cap *= 2;
+                    }
+                    todo[ntodo++] = (span){s + open, i - open};
+                }
+            }
+        }
+    }
+    free(todo);
+    if (nomem) {
+        cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+        fail(S, AD_E_IO);
+    }
 }
 
 /* writes b out (or says it could not be made) and frees it */
@@ -330,7 +378,7 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
             cli_print_failure(&b, &S->o, &shown, 1, 0, 0, &src, &d);
             print(S, &b);
         }
-    } else if (kind == AD_STMT_ASSIGN) {
+    } else if (kind == AD_STMT_ASSIGN || kind == AD_STMT_IF || kind == AD_STMT_WHILE || kind == AD_STMT_FOR) {
         shadowing(S, stmt, n);
     } else if (kind == AD_STMT_EXPR) {
         /* JSON's "expr" is the statement */
