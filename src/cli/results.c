@@ -547,17 +547,20 @@ static void verdicts(cli_buf *b, const cli_options *o, const cli_answer *a, char
         cli_buf_printf(b, "%c%s", sep, !a ? "nan" : a->exp->failed ? "FAIL" : "pass");
 }
 
+/* the n numbers of v (each nan when v is NULL), each after sep but the
+ * first when first: the fields of a row and of tsv lines */
+static void numbers(cli_buf *b, const cli_options *o, const double *v, size_t n, char sep, int first)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i || !first) cli_buf_putc(b, sep);
+        cli_buf_number(b, v ? v[i] : NAN, o->precision);
+    }
+}
+
 void cli_print_row(cli_buf *b, const cli_options *o, const ad_layout *L, const double *row, char sep, const cli_answer *a)
 {
-    for (size_t i = 0; i < L->width; i++) {
-        if (i) cli_buf_putc(b, sep);
-        cli_buf_number(b, row[i], o->precision);
-    }
-    size_t ns = cli_sigma_fields(o) * L->m;
-    for (size_t i = 0; i < ns; i++) {
-        cli_buf_putc(b, sep);
-        cli_buf_number(b, a && a->sigma ? a->sigma[i] : NAN, o->precision);
-    }
+    numbers(b, o, row, L->width, sep, 1);
+    numbers(b, o, a ? a->sigma : NULL, cli_sigma_fields(o) * L->m, sep, 0);
     verdicts(b, o, a, sep);
     cli_buf_putc(b, '\n');
 }
@@ -638,24 +641,18 @@ void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, 
  * NULL), and the verdicts; then w^T J on a line of its own */
 static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_answer *a)
 {
-    const double *row = a ? a->row : NULL;
+    const double *row = a ? a->row : NULL, *sigma = a ? a->sigma : NULL;
+    size_t ns = cli_sigma_fields(o);
     for (size_t r = 0; r < L->m; r++) {
-        for (size_t i = 0; i < L->per_out; i++) {
-            if (i) cli_buf_putc(b, '\t');
-            cli_buf_number(b, row ? row[r * L->per_out + i] : NAN, o->precision);
-        }
-        for (size_t k = 0, ns = cli_sigma_fields(o); k < ns; k++) {
-            cli_buf_putc(b, '\t');
-            cli_buf_number(b, a && a->sigma ? a->sigma[r * ns + k] : NAN, o->precision);
-        }
+        numbers(b, o, row ? row + r * L->per_out : NULL, L->per_out, '\t', 1);
+        numbers(b, o, sigma ? sigma + r * ns : NULL, ns, '\t', 0);
         verdicts(b, o, a, '\t');
         cli_buf_putc(b, '\n');
     }
-    for (size_t j = 0; L->vjp != AD_ABSENT && j < L->ncols; j++) {
-        if (j) cli_buf_putc(b, '\t');
-        cli_buf_number(b, row ? row[L->vjp + j] : NAN, o->precision);
+    if (L->vjp != AD_ABSENT) {
+        numbers(b, o, row ? row + L->vjp : NULL, L->ncols, '\t', 1);
+        cli_buf_putc(b, '\n');
     }
-    if (L->vjp != AD_ABSENT) cli_buf_putc(b, '\n');
 }
 
 void cli_print_tsv(cli_buf *b, const cli_options *o, const cli_answer *a)
