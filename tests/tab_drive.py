@@ -34,7 +34,9 @@ import termios
 import fcntl
 import time
 
-# the keys of a step are written as pty_drive.py's are
+# the keys of a step are written as pty_drive.py's are (no __pycache__
+# left in the source tree)
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pty_drive import unescape  # noqa: E402
 
