@@ -1,7 +1,8 @@
 /* help.c - --help: the options from their table (options.def), the
- * functions from the engine's list, one layout for every line.  The bash
- * completion reads the option column of this text, so a word in the right
- * column can never become a completion. */
+ * functions from the engine's list, one layout for every line; and
+ * --completion-table: the same facts as lines for the shell completions
+ * (completions/adcalc, _adcalc, adcalc.fish), so no completion guesses
+ * from the words of --help. */
 #include <string.h>
 #include "help.h"
 #include "options.h"
@@ -75,4 +76,46 @@ void cli_help(cli_buf *b)
                     "\n"
                     "Example: adcalc -e 'x*y+sin(x)' -at x=2,y=3 --grad\n"
                     "Full documentation: man adcalc\n");
+}
+
+/* what a completion does with an option's value, by its kind */
+static const char *completion_kind(cli_arg arg)
+{
+    switch (arg) {
+    case CLI_ARG_NONE: return "flag";       /* no value */
+    case CLI_ARG_FILE: return "file";       /* a file name */
+    case CLI_ARG_EXPR: return "expr";       /* an expression: function names */
+    case CLI_ARG_WORD: return "word";       /* one of the listed words */
+    case CLI_ARG_OPTWORD: return "=word";   /* the same, only as --name=WORD */
+    default: return "value";                /* something to type: nothing offered */
+    }
+}
+
+/* one line a name, its fields separated by tabs:
+ *   NAME  KIND  ARG  DESCRIPTION
+ * KIND is flag, file, expr, word, =word or value for an option (see
+ * completion_kind), function for a function name; ARG is the words of a
+ * word or =word option separated by spaces, else the value's name in
+ * --help (FILE, N, ...), empty for flag and function; DESCRIPTION is the
+ * text of --help on one line. */
+void cli_completion_table(cli_buf *b)
+{
+    for (size_t i = 0; i < cli_noptinfos; i++) {
+        const cli_optinfo *oi = &cli_optinfos[i];
+        if (oi->id < 0) continue;
+        for (const char *p = oi->names;;) {
+            size_t n = strcspn(p, "|");
+            cli_buf_put(b, p, n);
+            cli_buf_printf(b, "\t%s\t", completion_kind(oi->arg));
+            int words = oi->arg == CLI_ARG_WORD || oi->arg == CLI_ARG_OPTWORD;
+            for (const char *m = oi->meta; *m; m++) cli_buf_putc(b, words && *m == '|' ? ' ' : *m);
+            cli_buf_putc(b, '\t');
+            for (const char *h = oi->help; *h; h++) cli_buf_putc(b, *h == '\n' ? ' ' : *h);
+            cli_buf_putc(b, '\n');
+            if (!p[n]) break;
+            p += n + 1;
+        }
+    }
+    const char *name, *doc;
+    for (size_t i = 0; (name = ad_function(i, &doc)) != NULL; i++) cli_buf_printf(b, "%s\tfunction\t\t%s\n", name, doc);
 }

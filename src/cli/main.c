@@ -29,11 +29,12 @@ static int finish(const cli_options *o, int status)
     return status;
 }
 
-/* --help and --version */
+/* --help, --version and --completion-table */
 static int about(const cli_options *o)
 {
     cli_buf b = {0};
     if (o->help) cli_help(&b);
+    else if (o->completion_table) cli_completion_table(&b);
     else cli_buf_printf(&b, "adcalc %s (tape format %d)\n", PACKAGE_VERSION, AD_TAPE_FORMAT_VERSION);
     if (b.nomem) {
         cli_buf_free(&b);
@@ -55,11 +56,11 @@ int main(int argc, char **argv)
     if (e) {
         cli_report(&o, NULL, &d);
         status = cli_exit_code(e);
-    } else if (o.nsrc && !o.help && !o.version && (e = cli_prelude_check(&o, &lib, &d))) {
+    } else if (o.nsrc && !o.help && !o.version && !o.completion_table && (e = cli_prelude_check(&o, &lib, &d))) {
         /* a library at fault fails every expression: said once */
         cli_report(&o, lib ? &(cli_where){.src = lib} : NULL, &d);
         status = cli_exit_code(e);
-    } else if (o.help || o.version) {
+    } else if (o.help || o.version || o.completion_table) {
         status = finish(&o, about(&o));
     } else if (o.points) {
         status = finish(&o, cli_batch(&o));

@@ -489,6 +489,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_NO_INIT: o->no_init = 1; break;
     case CLI_OPT_HELP: o->help = 1; break;
     case CLI_OPT_VERSION: o->version = 1; break;
+    case CLI_OPT_COMPLETION_TABLE: o->completion_table = 1; break;
     case CLI_OPT_ORDER: o->order = (int)v->num; break;
     case CLI_OPT_MAX_NODES: o->max_nodes = v->num; break;
     case CLI_OPT_MAX_ITERATIONS: o->max_iterations = v->num; break;
@@ -857,7 +858,7 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
     ad_errclass e = cli_prelude_build(o, d);
     if (e) return e;
     o->no_block = getenv("ADCALC_NO_BLOCK") != NULL;
-    if (o->help || o->version) return AD_E_NONE;
+    if (o->help || o->version || o->completion_table) return AD_E_NONE;
     return check_rules(o, d);
 }
 

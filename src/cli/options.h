@@ -16,7 +16,7 @@ typedef enum {
 
 /* the value kinds of options.def's arg column */
 typedef enum {
-    CLI_ARG_NONE, CLI_ARG_TEXT, CLI_ARG_FILE, CLI_ARG_BINDINGS, CLI_ARG_NAMES, CLI_ARG_NUMBERS,
+    CLI_ARG_NONE, CLI_ARG_EXPR, CLI_ARG_TEXT, CLI_ARG_FILE, CLI_ARG_BINDINGS, CLI_ARG_NAMES, CLI_ARG_NUMBERS,
     CLI_ARG_WORD, CLI_ARG_OPTWORD, CLI_ARG_INT, CLI_ARG_POSITIVE, CLI_ARG_NONNEG
 } cli_arg;
 
@@ -105,7 +105,7 @@ typedef struct {
     cli_format format;
     int header;                      /* --header (--format tsv) */
     int precision;                   /* 0: shortest round trip */
-    int help, version;
+    int help, version, completion_table;   /* --help, --version, --completion-table */
     int session;                     /* statements from stdin (the REPL): hints name :at */
     /* batch mode (batch.c) */
     const char *points;              /* --points FILE ('-': stdin) */
