@@ -1,32 +1,29 @@
-/* repl.c - statements from standard input.  On a terminal: a prompt,
- * GNU readline line editing, history in ~/.adcalc_history and completion
- * of function and variable names; otherwise the same statements are read
- * without a prompt, so `echo 'x=2; x^2' | adcalc` prints 4.
+/* repl.c - a session: statements from standard input, one at a time, on
+ * a terminal (line.c reads the lines: prompt, editing, history, Tab,
+ * Control-C) or from a stream, so `echo 'x=2; x^2' | adcalc` prints 4.
  *
  * The engine's session (ad_session_run) keeps every definition and
  * assignment that worked on one recording, so names and functions carry
  * over, reassignment stays SSA and a statement costs what it records, not
- * the session.  Every expression statement prints its value (and gradient
- * with :grad on) at the current point.  Commands: :at, :grad, :mode,
- * :nondiff, :tape, :help, :quit.  Errors never end it; out of memory and
- * a failed read do. */
+ * the session.  Every expression statement prints its result at the
+ * current point, as the settings ask (:grad, :wrt, :seed, :hessian,
+ * :order, :mode, :nondiff, :precision, :format: the options of the same
+ * name, read by options.c).  Commands: :at, :load, :vars, :tape, :help,
+ * :quit.  Libraries (--lib, :load, the start-up file) run as statements.
+ * Errors never end it; out of memory and a failed read do. */
 #include <ctype.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "repl.h"
 #include "buf.h"
+#include "line.h"
 #include "libs.h"
 #include "report.h"
 #include "results.h"
 #include "run.h"
-#ifdef HAVE_READLINE
-#include <readline/readline.h>
-#include <readline/history.h>
-#endif
 
 typedef struct {
     cli_options o;           /* the session's options: point, policy, mode... */
@@ -41,6 +38,8 @@ typedef struct {
     int fatal;              /* out of memory or a failed read: stop */
     int interactive;        /* a terminal: a failed expression's record is not repeated on stdout */
     char *header;           /* --format tsv --header: the last header line printed */
+    char *names;            /* Tab: the session's names, NUL-separated */
+    char words[256];        /* Tab: a setting's words */
     char **warned;          /* point variables assigned, warned about once */
     size_t nwarned;
     const char *srcname;    /* where the statements come from: "<stdin>", a library */
@@ -334,6 +333,7 @@ static void header(session *S, cli_buf *b, const cli_point *pt)
     } else if (!S->header || strcmp(S->header, h.p) != 0) {
         cli_buf_put(b, h.p, h.len - 1);
         free(S->header);
+    free(S->names);
         S->header = h.p;   /* kept: the buffer is NUL-terminated text */
         h.p = NULL;
     }
@@ -558,171 +558,78 @@ static int incomplete(const char *s, size_t n)
     return depth > 0 || braces > 0 || (last && strchr("+-*/^,=(<>&|!", last));
 }
 
-/* Ctrl-C on a terminal: the line being typed (and the statement it
- * continues) is dropped and a new prompt shown; the session goes on.  A
- * statement already running finishes first (--max-iterations and
- * --max-nodes bound it). */
-static volatile sig_atomic_t interrupted;
-static void on_interrupt(int sig)
+/* ---- what Tab completes (line.c asks) ---- */
+
+/* a file name after :load */
+static int file_word(void *ctx, const char *line)
 {
-    (void)sig;
-    interrupted = 1;
+    (void)ctx;
+    line = skipws(line);
+    return strncmp(line, ":load", 5) == 0 && isspace((unsigned char)line[5]);
 }
 
-#ifdef HAVE_READLINE
-/* called by readline when a signal interrupted its read, after it put the
- * terminal back and echoed ^C: an empty line under a fresh prompt */
-static int after_interrupt(void)
-{
-    if (interrupted == 1) {
-        interrupted = 2;
-        rl_replace_line("", 0);
-        rl_crlf();
-        rl_set_prompt("adcalc> ");
-        rl_on_new_line();
-        rl_redisplay();
-    }
-    return 0;
-}
-
-/* completion: the candidates for the word being typed, by what precedes
- * it: a command after ':' at the line's start, a setting's words or a
- * file after the command, else functions, the point's variables and the
- * session's own functions and names (statements keep readline's state:
- * its API has no context argument) */
-static const session *complete_session;
-static const char *const *cand;   /* the candidates of this completion */
-static size_t ncand;
-static char *next_candidate(const char *text, int state)
-{
-    static size_t i;
-    size_t n = strlen(text);
-    if (!state) i = 0;
-    while (i < ncand) {
-        const char *c = cand[i++];
-        if (strncmp(c, text, n) == 0) return strdup(c);
-    }
-    return NULL;
-}
-
-/* adds the '|'-separated words of list (not the placeholders K, N...) */
-static void add_words(const char **out, size_t *n, size_t cap, char *store, size_t storecap, const char *list)
+/* the '|'-separated words of list into out (not placeholders such as K,
+ * N or x,y), copied into store */
+static size_t add_words(const char **out, size_t n, size_t max, char *store, size_t storecap, const char *list)
 {
     size_t used = 0;
-    while (*list && *n < cap) {
+    while (*list && n < max) {
         size_t len = strcspn(list, "|");
         if (len > 1 && !memchr(list, ',', len) && !memchr(list, '=', len) && used + len + 1 <= storecap) {
             memcpy(store + used, list, len);
             store[used + len] = 0;
-            out[(*n)++] = store + used;
+            out[n++] = store + used;
             used += len + 1;
         }
         list += len + (list[len] == '|');
     }
+    return n;
 }
 
-/* the characters a word to complete starts after: blanks alone in a file
- * name (:load), else operators and brackets too (2*co<Tab>) */
-static char *word_breaks(void)
+/* after ':' at the line's start, a command; after a command, a setting's
+ * words, the point's variables (:at, :wrt, :seed) or a file (:load);
+ * elsewhere the functions, the point's variables and the session's own
+ * functions and names */
+static long candidates(void *ctx, const char *line, size_t start, const char **out, size_t max)
 {
-    static char blanks[] = " \t\n", operators[] = " \t\n+-*/^%(),;=<>!&|{}[]:#\"'";
-    const char *p = rl_line_buffer;
-    while (isspace((unsigned char)*p)) p++;
-    return strncmp(p, ":load", 5) == 0 && isspace((unsigned char)p[5]) ? blanks : operators;
-}
-
-static char **complete(const char *text, int start, int end)
-{
-    (void)end;
-    static const char *buf[4096];
-    static char words[256];
-    static char *names;   /* the session's names, NUL-separated */
-    const char *line = rl_line_buffer, *p = line;
-    while (p < line + start && isspace((unsigned char)*p)) p++;
+    session *S = ctx;
+    const char *p = skipws(line);
     size_t n = 0;
-    rl_attempted_completion_over = 1;
     if (p < line + start && *p == ':') {
         const char *cmd = p + 1;
         size_t clen = strcspn(cmd, " \t");
         if (cmd + clen >= line + start) {   /* the command itself */
-            for (size_t k = 0; k < sizeof commands / sizeof *commands; k++) buf[n++] = commands[k].cmd;
-            for (size_t k = 0; k < sizeof settings / sizeof *settings; k++) buf[n++] = settings[k].cmd;
-        } else if (clen == 4 && !strncmp(cmd, "load", 4)) {
-            rl_attempted_completion_over = 0;   /* readline's file names */
-            return NULL;
-        } else {
-            for (size_t k = 0; k < sizeof settings / sizeof *settings; k++)
-                if (strlen(settings[k].cmd) == clen && !strncmp(cmd, settings[k].cmd, clen))
-                    add_words(buf, &n, 64, words, sizeof words, settings[k].args);
-            if ((clen == 2 && !strncmp(cmd, "at", 2)) || (clen == 3 && !strncmp(cmd, "wrt", 3)) ||
-                (clen == 4 && !strncmp(cmd, "seed", 4)))
-                for (size_t j = 0; complete_session && j < complete_session->o.at.n && n < 4000; j++)
-                    buf[n++] = complete_session->o.at.names[j];
+            for (size_t k = 0; k < sizeof commands / sizeof *commands && n < max; k++) out[n++] = commands[k].cmd;
+            for (size_t k = 0; k < sizeof settings / sizeof *settings && n < max; k++) out[n++] = settings[k].cmd;
+            return (long)n;
         }
-    } else {
-        const char *f;
-        for (size_t i = 0; n < 2000 && (f = ad_function(i, NULL)) != NULL; i++) buf[n++] = f;
-        for (size_t j = 0; complete_session && j < complete_session->o.at.n && n < 3000; j++)
-            buf[n++] = complete_session->o.at.names[j];
-        /* the session's functions and names */
-        size_t len, pos = 0;
-        int kept, l = 1, c = 1;
-        const char *t = complete_session ? ad_session_text(complete_session->sess, &len, &kept) : NULL;
-        free(names);
-        names = t ? malloc(len + 1) : NULL;
-        size_t used = 0;
-        ad_stmt st;
-        while (names && n < 4096 && ad_next_stmt(t, len, &pos, &l, &c, &st))
-            if (st.kind == AD_STMT_DEF || st.kind == AD_STMT_ASSIGN) {
-                memcpy(names + used, t + st.name_off, st.name_len);
-                names[used + st.name_len] = 0;
-                buf[n++] = names + used;
-                used += st.name_len + 1;
-            }
+        if (clen == 4 && !strncmp(cmd, "load", 4)) return -1;
+        for (size_t k = 0; k < sizeof settings / sizeof *settings; k++)
+            if (strlen(settings[k].cmd) == clen && !strncmp(cmd, settings[k].cmd, clen))
+                n = add_words(out, n, max, S->words, sizeof S->words, settings[k].args);
+        if ((clen == 2 && !strncmp(cmd, "at", 2)) || (clen == 3 && !strncmp(cmd, "wrt", 3)) ||
+            (clen == 4 && !strncmp(cmd, "seed", 4)))
+            for (size_t j = 0; j < S->o.at.n && n < max; j++) out[n++] = S->o.at.names[j];
+        return (long)n;
     }
-    cand = buf;
-    ncand = n;
-    return rl_completion_matches(text, next_candidate);
-}
-#endif
-
-/* the next line of input, without its newline, and its length (NUL
- * bytes and all); NULL at the end, and NULL with *err set when reading
- * failed (errno; EINTR: Ctrl-C on a terminal) */
-static char *read_line(int interactive, const char *prompt, size_t *len, int *err)
-{
-    *err = 0;
-#ifdef HAVE_READLINE
-    if (interactive) {
-        char *l = readline(prompt);
-        if (l && *l) add_history(l);
-        if (l) *len = strlen(l);
-        return l;
-    }
-#else
-    if (interactive) {
-        fputs(prompt, stdout);
-        fflush(stdout);
-    }
-#endif
-    char *buf = NULL;
-    size_t cap = 0;
-    errno = 0;
-    ssize_t n = getline(&buf, &cap, stdin);
-    if (n < 0 || ferror(stdin)) {
-        free(buf);
-        if (interactive && interrupted) {   /* the line is dropped, the session goes on */
-            clearerr(stdin);
-            *err = EINTR;
-            return NULL;
+    const char *f;
+    for (size_t i = 0; n < max && (f = ad_function(i, NULL)) != NULL; i++) out[n++] = f;
+    for (size_t j = 0; j < S->o.at.n && n < max; j++) out[n++] = S->o.at.names[j];
+    /* the session's functions and names, copied out of its text */
+    size_t len, pos = 0, used = 0;
+    int kept, l = 1, c = 1;
+    const char *t = ad_session_text(S->sess, &len, &kept);
+    free(S->names);
+    S->names = malloc(len + 1);
+    ad_stmt st;
+    while (S->names && n < max && ad_next_stmt(t, len, &pos, &l, &c, &st))
+        if (st.kind == AD_STMT_DEF || st.kind == AD_STMT_ASSIGN) {
+            memcpy(S->names + used, t + st.name_off, st.name_len);
+            S->names[used + st.name_len] = 0;
+            out[n++] = S->names + used;
+            used += st.name_len + 1;
         }
-        /* a line the failure cut short is not a line of the input */
-        if (ferror(stdin) || errno == ENOMEM) *err = errno ? errno : EIO;
-        return NULL;
-    }
-    if (n > 0 && buf[n - 1] == '\n') buf[--n] = 0;
-    *len = (size_t)n;
-    return buf;
+    return (long)n;
 }
 
 /* the session's own state: a copy of the point (which :at changes), the
@@ -769,32 +676,25 @@ static void session_close(session *S)
     for (size_t j = 0; j < S->nwarned; j++) free(S->warned[j]);
     free(S->warned);
     free(S->header);
+    free(S->names);
 }
 
 /* reads lines into chunks of whole statements and runs them, and the
  * commands, until the end of the input, :quit or a fatal error */
-static void read_statements(session *S, int interactive)
+static void read_statements(session *S, cli_lines *L)
 {
+    int interactive = L->interactive;
     char *chunk = NULL;
     size_t clen = 0, ccap = 0;
     int lineno = 0, start = 1;
     for (;;) {
         size_t llen = 0;
-        int err;
-        interrupted = 0;
-        char *l = read_line(interactive, clen ? "...> " : "adcalc> ", &llen, &err);
-        if (interrupted) {
-            /* Ctrl-C: the statement being typed is dropped, and the line
-             * too unless readline started a new one (after_interrupt) */
-            int fresh = interrupted == 2;
+        int err, cancelled;
+        char *l = cli_lines_read(L, clen ? "...> " : "adcalc> ", &llen, &err, &cancelled);
+        if (cancelled) {
+            /* Control-C: the statement being typed is dropped too */
             clen = 0;
-            interrupted = 0;
-            if (!l && err == EINTR) putchar('\n');
-            if (!l && err == EINTR) continue;
-            if (l && !fresh) {
-                free(l);
-                continue;
-            }
+            if (!l) continue;
         }
         if (!l && err) {
             /* a failed read is an error, never the end of the statements */
@@ -861,39 +761,14 @@ int cli_repl(const cli_options *opts, int interactive)
         session_close(&S);
         return cli_exit_code(AD_E_IO);
     }
-#ifdef HAVE_READLINE
-    char hist[4096] = "";
-    if (interactive) {
-        const char *home = getenv("HOME");
-        if (home) snprintf(hist, sizeof hist, "%s/.adcalc_history", home);
-        if (*hist) read_history(hist);
-        complete_session = &S;
-        rl_attempted_completion_function = complete;
-        rl_completion_word_break_hook = word_breaks;
-        rl_readline_name = "adcalc";
-    }
-#endif
-    struct sigaction ctrl_c, was;
-    memset(&ctrl_c, 0, sizeof ctrl_c);
-    ctrl_c.sa_handler = on_interrupt;
-    sigemptyset(&ctrl_c.sa_mask);
-#ifdef HAVE_READLINE
-    ctrl_c.sa_flags = SA_RESTART;   /* readline's own handler interrupts its read */
-    rl_signal_event_hook = after_interrupt;
-#endif
-    if (interactive) sigaction(SIGINT, &ctrl_c, &was);
+    cli_lines L;
+    cli_lines_open(&L, interactive, &(cli_completion){file_word, candidates, &S});
     if (interactive && !opts->no_init) run_init(&S);
     for (size_t k = 0; k < opts->pre.nlib && !S.fatal; k++)
         run_library(&S, opts->pre.lib[k].name, opts->pre.lib[k].src, opts->pre.lib[k].len);
     S.interactive = interactive;
-    if (!S.fatal) read_statements(&S, interactive);
-    if (interactive) sigaction(SIGINT, &was, NULL);
-#ifdef HAVE_READLINE
-    if (interactive && *hist) {
-        int err = write_history(hist);
-        if (err) fprintf(stderr, "adcalc: warning: cannot save the history in '%s': %s\n", hist, strerror(err));
-    }
-#endif
+    if (!S.fatal) read_statements(&S, &L);
+    cli_lines_close(&L);
     int status = S.fatal ? cli_exit_code(AD_E_IO) : interactive ? 0 : S.status;
     session_close(&S);
     return status;

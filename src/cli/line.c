@@ -1,0 +1,162 @@
+/* line.c - the lines a session reads (line.h).  Control-C on a terminal
+ * drops the line being typed; the session decides what else goes with it
+ * (the statement the line continues).  A statement already running
+ * finishes first: the handler only notes the signal.  readline's API
+ * keeps its state in globals and has no context argument, so the
+ * completion in use is one of this file's. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "line.h"
+#ifdef HAVE_READLINE
+#include <readline/readline.h>
+#include <readline/history.h>
+#endif
+
+static volatile sig_atomic_t interrupted;   /* 1: Control-C; 2: readline started a new line after it */
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+#ifdef HAVE_READLINE
+static const cli_completion *completion;
+
+/* called by readline when a signal interrupted its read, after it put the
+ * terminal back and echoed ^C: an empty line under a fresh prompt */
+static int after_interrupt(void)
+{
+    if (interrupted == 1) {
+        interrupted = 2;
+        rl_replace_line("", 0);
+        rl_crlf();
+        rl_set_prompt("adcalc> ");
+        rl_on_new_line();
+        rl_redisplay();
+    }
+    return 0;
+}
+
+/* the characters a word to complete starts after: blanks alone in a file
+ * name, else operators and brackets too (2*co<Tab>) */
+static char *word_breaks(void)
+{
+    static char blanks[] = " \t\n", operators[] = " \t\n+-*/^%(),;=<>!&|{}[]:#\"'";
+    return completion->file_word(completion->ctx, rl_line_buffer) ? blanks : operators;
+}
+
+static const char *cand[4096];   /* the candidates of this completion */
+static size_t ncand;
+static char *next_candidate(const char *text, int state)
+{
+    static size_t i;
+    size_t n = strlen(text);
+    if (!state) i = 0;
+    while (i < ncand) {
+        const char *c = cand[i++];
+        if (strncmp(c, text, n) == 0) return strdup(c);
+    }
+    return NULL;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+    (void)end;
+    long n = completion->candidates(completion->ctx, rl_line_buffer, (size_t)start, cand,
+                                    sizeof cand / sizeof *cand);
+    rl_attempted_completion_over = n >= 0;   /* -1: readline's file names */
+    if (n < 0) return NULL;
+    ncand = (size_t)n;
+    return rl_completion_matches(text, next_candidate);
+}
+#endif
+
+void cli_lines_open(cli_lines *L, int interactive, const cli_completion *c)
+{
+    memset(L, 0, sizeof *L);
+    L->interactive = interactive;
+    if (!interactive) return;
+    struct sigaction ctrl_c;
+    memset(&ctrl_c, 0, sizeof ctrl_c);
+    ctrl_c.sa_handler = on_interrupt;
+    sigemptyset(&ctrl_c.sa_mask);
+#ifdef HAVE_READLINE
+    ctrl_c.sa_flags = SA_RESTART;   /* readline's own handler interrupts its read */
+    rl_signal_event_hook = after_interrupt;
+    const char *home = getenv("HOME");
+    if (home && (size_t)snprintf(L->history, sizeof L->history, "%s/.adcalc_history", home) >= sizeof L->history)
+        L->history[0] = 0;   /* a path too long to hold: no history */
+    if (L->history[0]) read_history(L->history);
+    completion = c;
+    rl_attempted_completion_function = complete;
+    rl_completion_word_break_hook = word_breaks;
+    rl_readline_name = "adcalc";
+#else
+    (void)c;
+#endif
+    sigaction(SIGINT, &ctrl_c, &L->was);
+}
+
+char *cli_lines_read(cli_lines *L, const char *prompt, size_t *len, int *err, int *cancelled)
+{
+    *err = 0;
+    *cancelled = 0;
+    interrupted = 0;
+#ifdef HAVE_READLINE
+    if (L->interactive) {
+        char *l = readline(prompt);
+        if (l && interrupted == 1) {
+            /* Enter came before readline started a new line: this is
+             * the line Control-C dropped */
+            free(l);
+            *cancelled = 1;
+            return NULL;
+        }
+        *cancelled = l && interrupted;   /* a new line, typed after Control-C */
+        if (l && *l) add_history(l);
+        if (l) *len = strlen(l);
+        return l;
+    }
+#else
+    if (L->interactive) {
+        fputs(prompt, stdout);
+        fflush(stdout);
+    }
+#endif
+    char *buf = NULL;
+    size_t cap = 0;
+    errno = 0;
+    ssize_t n = getline(&buf, &cap, stdin);
+    if (n < 0 || ferror(stdin)) {
+        free(buf);
+        if (L->interactive && interrupted) {   /* the line is dropped, the session goes on */
+            clearerr(stdin);
+            putchar('\n');
+            *cancelled = 1;
+            return NULL;
+        }
+        /* a line the failure cut short is not a line of the input */
+        if (ferror(stdin) || errno == ENOMEM) *err = errno ? errno : EIO;
+        return NULL;
+    }
+    if (n > 0 && buf[n - 1] == '\n') buf[--n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+void cli_lines_close(cli_lines *L)
+{
+    if (!L->interactive) return;
+    sigaction(SIGINT, &L->was, NULL);
+#ifdef HAVE_READLINE
+    if (L->history[0]) {
+        int err = write_history(L->history);
+        if (err) fprintf(stderr, "adcalc: warning: cannot save the history in '%s': %s\n", L->history, strerror(err));
+    }
+    completion = NULL;
+#endif
+}
