@@ -244,6 +244,7 @@ static ad_errclass record(const ad_plan *p, const double *point, ad_tape **out, 
         for (size_t i = 0, off = 0; i < f->n; off += f->len[i++]) src[i] = f->text + off;
         t->limit = p->t->limit;
         t->max_iter = p->t->max_iter;
+        t->keepnames = p->t->keepnames;
         t->at = &p->vars;
         t->atv = point;
         size_t failed = 0;
