@@ -97,6 +97,10 @@ void ad_tape_set_limit(ad_tape *t, size_t nodes);
  * AD_HINT_ITER_LIMIT.  A new tape has the default. */
 #define AD_TAPE_DEFAULT_ITERATIONS 1000000
 void ad_tape_set_iterations(ad_tape *t, size_t n);
+/* on: the recordings of t note which nodes have names in the source (an
+ * assigned name, a user function's result), for the picture of ad_dump
+ * (AD_DUMP_DOT); off (a new tape's default): they cost nothing */
+void ad_tape_keep_names(ad_tape *t, int on);
 /* The guards of a finished tape: the comparisons its path depends on.  A
  * tape with guards holds at the points where they do; ad_derive records
  * the program again at a point where one does not (control flow). */

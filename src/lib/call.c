@@ -166,6 +166,12 @@ int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
         P->cls = e;
         return -1;
     }
+    /* the call's result is named after the function on a tape that keeps
+     * names: not while a body is checked or a part not taken is parsed,
+     * nor in a loop, whose parses are replayed without calls (memo.c) */
+    if (!g->checking && !g->skip && !g->inloop &&
+        adi_tape_name(P->t, r, name, f->name_len, f->nparams ? "(...)" : "()") < 0)
+        longjmp(P->oom, 1);
     return r;
 }
 

@@ -7,10 +7,11 @@
  * the sweep, adjoint the reverse-mode adjoint ('-' where the node has none).
  * text: '#' header lines, then aligned rows; tsv: rows only, tab-separated;
  * json: one object with a "nodes" array; dot: a Graphviz digraph of the
- * same nodes (op, value, adjoint; inputs and the output marked, guards as
- * dashed diamonds), edges from operands to operations.  A guard (control
- * flow) has the synopsis "guard tA > tB": it assigns nothing.  Documented
- * in adcalc(1). */
+ * same nodes (the names the source gives them, op, value, adjoint in 6
+ * digits; inputs and the output marked, guards as dashed diamonds), edges
+ * from operands to operations, a binary one's labelled A and B as in its
+ * synopsis, under a one-line title.  A guard (control flow) has the
+ * synopsis "guard tA > tB": it assigns nothing.  Documented in adcalc(1). */
 #include <stdint.h>
 #include <string.h>
 #include "work.h"
@@ -98,26 +99,130 @@ static void dot_string(FILE *f, const char *s, size_t n)
     }
 }
 
-static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, ad_policy pol, const char *src,
-                     size_t srclen)
+/* the picture abbreviates its numbers to 6 significant digits (the
+ * listings keep them all) */
+static char *pic_number(char *buf, size_t n, double x) { return ad_fmt_number(buf, n, x, 6); }
+
+static int idbyte(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+#define TITLE_MAX 80
+
+/* The picture's title: the source on one line, as ad_next_stmt splits it:
+ * comments dropped, blanks squeezed, a line end that ends a statement
+ * (after a name, a number, ')' or '}', outside parentheses) and ';' as
+ * "; ", cut after TITLE_MAX characters with "...".  buf holds
+ * TITLE_MAX + 4 bytes. */
+static void title(char *buf, const char *s, size_t n)
 {
-    row r;
-    size_t n = t->n;
-    fputs("digraph tape {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n  label=\"", f);
-    dot_string(f, src, srclen > 200 ? 200 : srclen);
-    fprintf(f, "%s\";\n  labelloc=t;\n", srclen > 200 ? "..." : "");
+    size_t k = 0;
+    int depth = 0, gap = 0;   /* gap: 1 a blank to write, 2 a statement's end */
+    char last = 0;
     for (size_t i = 0; i < n; i++) {
-        fill(&r, t, w, pol, i);
-        const ad_instr c = t->code[i];
-        int is_out = 0;
-        for (size_t o = 0; o < t->nout; o++) is_out |= (size_t)t->outs[o] == i;
-        fprintf(f, "  t%zu [label=\"t%zu: %s", i, i, adi_op_is_guard(c.op) ? r.syn : r.op);
-        if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
-            fputs(" ", f);
-            dot_string(f, r.param, r.paramlen > 40 ? 40 : r.paramlen);
+        unsigned char c = (unsigned char)s[i];
+        if (c == '#') {
+            while (i + 1 < n && s[i + 1] != '\n') i++;
+            continue;
         }
-        fprintf(f, "\\nvalue %s", r.val);
-        if (strcmp(r.adj, "-") != 0) fprintf(f, "\\nadjoint %s", r.adj);
+        if (c == ';' || (c == '\n' && depth <= 0 && (idbyte(last) || last == '.' || last == ')' || last == '}'))) {
+            gap = 2;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+            if (!gap) gap = 1;
+            continue;
+        }
+        /* "} else" and "{ a = 1 }" go on without a "; " */
+        if (gap == 2 && (c == '}' || last == '{' ||
+                         (n - i >= 4 && !memcmp(s + i, "else", 4) && (n - i == 4 || !idbyte((unsigned char)s[i + 4])))))
+            gap = 1;
+        const char *sep = !k ? "" : gap == 2 ? "; " : gap ? " " : "";
+        if (k + strlen(sep) + 1 > TITLE_MAX) {
+            strcpy(buf + k, "...");
+            return;
+        }
+        strcpy(buf + k, sep);
+        k += strlen(sep);
+        buf[k++] = c >= 32 && c < 127 ? (char)c : '?';
+        depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        last = (char)c;
+        gap = 0;
+    }
+    buf[k] = 0;
+}
+
+/* 1 when a constant's literal is a number (not pi or e, written by name) */
+static int numeric(const char *s, size_t n)
+{
+    if (!n || !(s[0] == '.' || s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789.eE+-", s[i])) return 0;
+    return 1;
+}
+
+/* up to 3 of the source names of node i (names[*j...], sorted by node;
+ * *j moves past them), "a, b, ..."; an input's own name is not repeated */
+static void node_names(FILE *f, const ad_tape *t, size_t i, size_t *j, int *any)
+{
+    const adi_name *nm = t->names;
+    const adi_text *shown[3];
+    size_t nshown = 0;
+    int more = 0;
+    *any = 0;
+    while (*j < t->nnames && (size_t)nm[*j].node < i) (*j)++;
+    for (; *j < t->nnames && (size_t)nm[*j].node == i; (*j)++) {
+        const adi_text *x = &nm[*j].text;
+        const char *xs = t->pool + x->off;
+        int seen = i < t->ninputs && t->text[i].len == x->len && !memcmp(t->pool + t->text[i].off, xs, x->len);
+        for (size_t k = 0; !seen && k < nshown; k++)
+            seen = shown[k]->len == x->len && !memcmp(t->pool + shown[k]->off, xs, x->len);
+        if (seen) continue;
+        if (nshown == 3) {
+            more = 1;
+            continue;
+        }
+        shown[nshown++] = x;
+        fputs(*any ? ", " : "", f);
+        dot_string(f, xs, x->len > 40 ? 37 : x->len);
+        if (x->len > 40) fputs("...", f);
+        *any = 1;
+    }
+    if (more) fputs(", ...", f);
+}
+
+static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, const char *src, size_t srclen)
+{
+    size_t n = t->n, j = 0;
+    char head[TITLE_MAX + 4], num[40];
+    title(head, src, srclen);
+    fputs("digraph tape {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n"
+          "  edge [fontname=\"monospace\", fontsize=10];\n  label=\"", f);
+    dot_string(f, head, strlen(head));
+    fputs("\";\n  labelloc=t;\n", f);
+    for (size_t i = 0; i < n; i++) {
+        const ad_instr c = t->code[i];
+        int is_out = 0, named;
+        for (size_t o = 0; o < t->nout; o++) is_out |= (size_t)t->outs[o] == i;
+        fprintf(f, "  t%zu [label=\"t%zu: ", i, i);
+        node_names(f, t, i, &j, &named);
+        if (named) fputs(" = ", f);
+        if (adi_op_is_guard(c.op)) {
+            char A[24], B[24], s[120];
+            snprintf(A, sizeof A, "t%d", c.a);
+            snprintf(B, sizeof B, "t%d", c.b);
+            adi_synopsis(s, sizeof s, (int)c.op, A, B);
+            fprintf(f, "guard %s", s);
+        } else {
+            fputs(adi_ops[c.op].name, f);
+        }
+        if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) {
+            const char *p = t->pool + t->text[i].off;
+            size_t pl = t->text[i].len;
+            putc(' ', f);
+            if (c.op == AD_OP_CONST && numeric(p, pl)) fputs(pic_number(num, sizeof num, w->val[i]), f);
+            else dot_string(f, p, pl > 40 ? 40 : pl);
+        }
+        fprintf(f, "\\nvalue %s", pic_number(num, sizeof num, w->val[i]));
+        if (w->has_adj && w->act[i]) fprintf(f, "\\nadjoint %s", pic_number(num, sizeof num, w->adj[i]));
         if (is_out) fputs("\\noutput", f);
         fputs("\"", f);
         if (c.op == AD_OP_INPUT) fputs(", shape=invhouse, style=filled, fillcolor=lightblue", f);
@@ -126,11 +231,17 @@ static void dump_dot(FILE *f, const ad_tape *t, const ad_work *w, ad_policy pol,
         if (is_out) fputs(", peripheries=2, style=filled, fillcolor=lightyellow", f);
         fputs("];\n", f);
     }
+    /* the operands of a binary operation labelled as in its synopsis:
+     * A / B, pow(A, B) */
     for (size_t i = 0; i < n; i++) {
         const ad_instr c = t->code[i];
         if (c.op == AD_OP_INPUT || c.op == AD_OP_CONST) continue;
-        fprintf(f, "  t%d -> t%zu;\n", c.a, i);
-        if (c.b >= 0) fprintf(f, "  t%d -> t%zu;\n", c.b, i);
+        if (c.b < 0) {
+            fprintf(f, "  t%d -> t%zu;\n", c.a, i);
+        } else {
+            fprintf(f, "  t%d -> t%zu [label=\"A\"];\n", c.a, i);
+            fprintf(f, "  t%d -> t%zu [label=\"B\"];\n", c.b, i);
+        }
     }
     fputs("}\n", f);
 }
@@ -142,7 +253,7 @@ int ad_dump(FILE *f, const ad_tape *t, const ad_work *w, ad_policy pol, ad_dump_
     size_t bytes = n * ad_node_bytes();
     row r;
     if (fmt == AD_DUMP_DOT) {
-        dump_dot(f, t, w, pol, src, srclen);
+        dump_dot(f, t, w, src, srclen);
     } else if (fmt == AD_DUMP_JSON) {
         fprintf(f, "{\"format\": \"adcalc-tape\", \"version\": %d, \"expr\": ", AD_TAPE_FORMAT_VERSION);
         adi_fput_json_string(f, src, srclen);

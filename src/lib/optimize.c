@@ -157,6 +157,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
         u->limit = t->limit;
         u->max_iter = t->max_iter;
         u->novalues = 1;   /* the values were the recording's business */
+        u->keepnames = t->keepnames;
         adi_tape_lend_spare(t, &map, &flag, &cv);
     }
     adi_tape_release_spare(t);   /* the new tape is about to need the memory */
@@ -239,6 +240,11 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
         }
         if (map[i] < 0) goto out;
     }
+    /* the names go with their nodes (to the node a shared or folded one
+     * became) */
+    for (size_t k = 0; k < t->nnames; k++)
+        if (adi_tape_name(u, map[t->names[k].node], t->pool + t->names[k].text.off, t->names[k].text.len, "") < 0)
+            goto out;
     for (size_t o = 0; o < t->nout; o++)
         if (adi_tape_add_output(u, map[t->outs[o]]) < 0) goto out;
     if (adi_tape_finish(u) < 0) goto out;

@@ -245,6 +245,7 @@ static ad_errclass record(const ad_plan *p, const double *point, ad_tape **out, 
         t->limit = p->t->limit;
         t->max_iter = p->t->max_iter;
         t->first_line = p->t->first_line;
+        t->keepnames = p->t->keepnames;
         t->at = &p->vars;
         t->atv = point;
         size_t failed = 0;

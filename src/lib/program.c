@@ -477,6 +477,15 @@ void adi_prog_undo(adi_prog *g, size_t mark)
     }
 }
 
+/* binds assignment st's name to node, and notes it as the node's name on
+ * a tape that keeps names (not in a part not taken: its nodes are dropped,
+ * but a name bound to an earlier node would stay); 0 or -1 */
+static int bind(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t node)
+{
+    if (adi_prog_bind(g, st, node) < 0) return -1;
+    return g->skip ? 0 : adi_tape_name(t, node, g->src + st->name_off, st->name_len, "");
+}
+
 /* one statement of a block */
 static ad_errclass block_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d)
 {
@@ -485,7 +494,7 @@ static ad_errclass block_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_dia
                            "this expression's value is unused: a block holds assignments and control flow");
     int32_t r;
     ad_errclass e = adi_prog_stmt(t, g, st, &r, d);
-    if (!e && st->kind == AD_STMT_ASSIGN && adi_prog_bind(g, st, r) < 0)
+    if (!e && st->kind == AD_STMT_ASSIGN && bind(t, g, st, r) < 0)
         e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
     return e;
 }
@@ -532,7 +541,7 @@ static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_dia
         int32_t r;
         e = adi_prog_stmt(t, &g, &st, &r, d);
         if (e) break;
-        if (st.kind == AD_STMT_ASSIGN && adi_prog_bind(&g, &st, r) < 0)
+        if (st.kind == AD_STMT_ASSIGN && bind(t, &g, &st, r) < 0)
             e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
         if (st.kind == AD_STMT_EXPR) {
             out = r;

@@ -1,5 +1,6 @@
 /* tape.c - recording nodes, renumbering the finished tape, and the tape's
  * accessors. */
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include "tape.h"
@@ -51,6 +52,7 @@ void ad_tape_free(ad_tape *t)
     free(t->rval);
     free(t->rdep);
     free(t->feeds);
+    free(t->names);
     adi_flow_free(t->flow);
     adi_symtab_free(&t->vars);
     adi_symtab_free(&t->consts);
@@ -61,6 +63,7 @@ void ad_tape_set_limit(ad_tape *t, size_t nodes) { t->limit = nodes; }
 void ad_tape_set_iterations(ad_tape *t, size_t n) { t->max_iter = n; }
 void ad_tape_set_first_line(ad_tape *t, int line) { t->first_line = line; }
 size_t ad_tape_nguards(const ad_tape *t) { return t->nguards; }
+void ad_tape_keep_names(ad_tape *t, int on) { t->keepnames = on != 0; }
 
 void adi_flow_free(adi_flowsrc *f)
 {
@@ -75,6 +78,7 @@ void ad_tape_reset(ad_tape *t)
     t->n = t->ninputs = t->nconsts = t->nleaves = t->pool_len = 0;
     t->nomem = t->full = 0;
     t->nout = 0;
+    t->nnames = 0;
     t->nguards = 0;
     t->undecided = 0;
     free(t->feeds);
@@ -178,9 +182,32 @@ int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col)
     return i;
 }
 
+int adi_tape_name(ad_tape *t, int32_t node, const char *name, size_t len, const char *suffix)
+{
+    if (!t->keepnames || node < 0) return 0;
+    size_t sl = strlen(suffix), all = len + sl;
+    if (t->nnames) {   /* a loop's y = x, once per iteration: noted once */
+        const adi_name *last = &t->names[t->nnames - 1];
+        if (last->node == node && last->text.len == all && !memcmp(t->pool + last->text.off, name, len) &&
+            !memcmp(t->pool + last->text.off + len, suffix, sl))
+            return 0;
+    }
+    if (all > UINT32_MAX || t->pool_len + all > UINT32_MAX ||
+        adi_grow((void **)&t->names, &t->namecap, t->nnames + 1, sizeof *t->names) < 0 ||
+        adi_grow((void **)&t->pool, &t->pool_cap, t->pool_len + all, 1) < 0) {
+        t->nomem = 1;
+        return -1;
+    }
+    memcpy(t->pool + t->pool_len, name, len);
+    memcpy(t->pool + t->pool_len + len, suffix, sl);
+    t->names[t->nnames++] = (adi_name){node, {(uint32_t)t->pool_len, (uint32_t)all}};
+    t->pool_len += all;
+    return 0;
+}
+
 adi_tape_mark adi_tape_mark_at(const ad_tape *t)
 {
-    return (adi_tape_mark){t->n, t->nleaves, t->pool_len, t->ninputs, t->nconsts};
+    return (adi_tape_mark){t->n, t->nleaves, t->pool_len, t->ninputs, t->nconsts, t->nnames};
 }
 
 void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m)
@@ -196,6 +223,7 @@ void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m)
     t->pool_len = m->pool_len;
     t->ninputs = m->ninputs;
     t->nconsts = m->nconsts;
+    t->nnames = m->nnames;
     t->nomem = t->full = 0;
 }
 
@@ -208,6 +236,29 @@ size_t adi_tape_leaf(const ad_tape *t, int32_t r)
         else hi = mid;
     }
     return lo;
+}
+
+/* a before b: by node, then in recording order (the pool grows with it) */
+static int by_node(const void *x, const void *y)
+{
+    const adi_name *a = x, *b = y;
+    if (a->node != b->node) return a->node < b->node ? -1 : 1;
+    return a->text.off < b->text.off ? -1 : a->text.off > b->text.off;
+}
+
+/* the names, by recording index, as names of the finished tape's nodes
+ * (t->map, t->live: adi_tape_finish's), sorted by node */
+static void rename_nodes(ad_tape *t)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < t->nnames; j++) {
+        adi_name m = t->names[j];
+        if (!t->live[m.node]) continue;
+        m.node = (int32_t)t->map[m.node];
+        t->names[k++] = m;
+    }
+    t->nnames = k;
+    if (k > 1) qsort(t->names, k, sizeof *t->names, by_node);
 }
 
 /* Renumbering in place: a tape of millions of nodes (a loop's) spent more
@@ -290,6 +341,7 @@ int adi_tape_finish(ad_tape *t)
     }
     free(lpos);
     for (size_t o = 0; o < t->nout; o++) t->outs[o] = (int32_t)t->map[t->outs[o]];
+    rename_nodes(t);
     size_t next = nleaf + k;
     t->n = next;
     free(t->feeds);

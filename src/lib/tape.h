@@ -22,6 +22,16 @@ typedef struct {
     uint32_t off, len;   /* text in the tape's pool: variable name or literal */
 } adi_text;
 
+/* a name a node has in the source (ad_tape_keep_names): an assigned name,
+ * or a user function's result as "f(...)"; the text is in the tape's pool.
+ * node is a recording index while recording; adi_tape_finish renumbers
+ * them, drops the dead nodes' and sorts them by node (then in recording
+ * order), for the picture (dump.c) */
+typedef struct {
+    int32_t node;
+    adi_text text;
+} adi_name;
+
 /* what a tape with guards keeps to be recorded again at another point
  * (derive.c): its sources and how it was made */
 typedef struct {
@@ -76,6 +86,12 @@ struct ad_tape {
     unsigned char *feeds;   /* with guards: 1 for a node an output depends on
                              * (the others feed guards only); else NULL */
     adi_flowsrc *flow;   /* set when the tape has guards */
+
+    /* the names of nodes, only when asked for (keepnames): recording
+     * without them notes nothing, so batches and replays pay nothing */
+    int keepnames;
+    adi_name *names;
+    size_t nnames, namecap;
 };
 
 void adi_flow_free(adi_flowsrc *f);
@@ -86,6 +102,11 @@ void adi_flow_free(adi_flowsrc *f);
 int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col);
 int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col);
 int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
+/* notes that node (a recording index) is called name[0..len) followed by
+ * suffix (a NUL-terminated string, "" for none), when the tape keeps
+ * names; a name the node has just been given is not noted again.  0, or
+ * -1 when out of memory (t->nomem set) */
+int adi_tape_name(ad_tape *t, int32_t node, const char *name, size_t len, const char *suffix);
 /* records node (a recording index) as the next output; 0 or -1 */
 int adi_tape_add_output(ad_tape *t, int32_t node);
 /* frees what only recording needs, on a finished tape (its nodes, values,
@@ -102,7 +123,7 @@ int adi_tape_finish(ad_tape *t);
 /* a recording tape's extent, to go back to (a session's statement that
  * failed, or that is not kept) */
 typedef struct {
-    size_t n, nleaves, pool_len, ninputs, nconsts;
+    size_t n, nleaves, pool_len, ninputs, nconsts, nnames;
 } adi_tape_mark;
 adi_tape_mark adi_tape_mark_at(const ad_tape *t);
 /* drops every node recorded after m, and the names and constants they
