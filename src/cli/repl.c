@@ -634,21 +634,44 @@ static long candidates(void *ctx, const char *line, size_t start, const char **o
 
 /* the session's own state: a copy of the point (which :at changes), the
  * tapes and workspaces; 0, or -1 when out of memory (nothing to free) */
+/* a copy of from's names and values into to (which :at, :seed change);
+ * 0, or -1 when out of memory (what was copied is to's to free) */
+static int copy_bindings(cli_bindings *to, const cli_bindings *from)
+{
+    size_t n = from->n;
+    memset(to, 0, sizeof *to);
+    to->names = calloc(n ? n : 1, sizeof *to->names);
+    to->values = malloc((n ? n : 1) * sizeof *to->values);
+    int ok = to->names && to->values;
+    for (size_t i = 0; ok && i < n; i++, to->n++) {
+        to->values[i] = from->values[i];
+        ok = (to->names[i] = strdup(from->names[i])) != NULL;
+    }
+    to->cap = to->n;
+    return ok ? 0 : -1;
+}
+
+static void free_wrt(cli_options *o)
+{
+    for (size_t i = 0; i < o->nwrt; i++) free(o->wrt[i]);
+    free(o->wrt);
+    o->wrt = NULL;
+    o->nwrt = o->wrtcap = 0;
+}
+
 static int session_open(session *S, const cli_options *opts)
 {
     memset(S, 0, sizeof *S);
     S->o = *opts;
     S->o.session = 1;   /* hints name the session's commands (:at) */
-    size_t nat = opts->at.n;
-    memset(&S->o.at, 0, sizeof S->o.at);
-    S->o.at.names = calloc(nat ? nat : 1, sizeof *S->o.at.names);
-    S->o.at.values = malloc((nat ? nat : 1) * sizeof *S->o.at.values);
-    int ok = S->o.at.names && S->o.at.values;
-    for (size_t i = 0; ok && i < nat; i++, S->o.at.n++) {
-        S->o.at.values[i] = opts->at.values[i];
-        ok = (S->o.at.names[i] = strdup(opts->at.names[i])) != NULL;
-    }
-    S->o.at.cap = S->o.at.n;
+    /* the settings the session changes are its own: the point, :seed, :wrt */
+    int ok = copy_bindings(&S->o.at, &opts->at) == 0;
+    ok = copy_bindings(&S->o.seed, &opts->seed) == 0 && ok;
+    S->o.nwrt = S->o.wrtcap = 0;
+    S->o.wrt = calloc(opts->nwrt ? opts->nwrt : 1, sizeof *S->o.wrt);
+    ok = ok && S->o.wrt;
+    for (size_t i = 0; ok && i < opts->nwrt; i++, S->o.nwrt++) ok = (S->o.wrt[i] = strdup(opts->wrt[i])) != NULL;
+    S->o.wrtcap = S->o.nwrt;
     S->sess = ad_session_new();
     if (S->sess) ad_session_set_limit(S->sess, (size_t)opts->max_nodes);
     if (S->sess) ad_session_set_iterations(S->sess, (size_t)opts->max_iterations);
@@ -660,7 +683,7 @@ static int session_open(session *S, const cli_options *opts)
     S->o.src = NULL;
     S->o.nsrc = 0;
     S->srcname = "<stdin>";
-    S->o.adjoint = NULL;   /* --seed and --wrt stay: the options own them */
+    S->o.adjoint = NULL;
     return ok && S->t && S->last && S->w && S->lastw ? 0 : -1;
 }
 
@@ -669,6 +692,8 @@ static void session_close(session *S)
     ad_session_free(S->sess);
     free(S->lastsrc);
     free_bindings(&S->o.at);
+    free_bindings(&S->o.seed);
+    free_wrt(&S->o);
     ad_tape_free(S->t);
     ad_tape_free(S->last);
     ad_work_free(S->w);
