@@ -143,7 +143,10 @@ void rule_polygamma_series(double x, double *c, int K)
     }
     series_positive(1 - x, c, K);
     double r = x - nearbyint(x);   /* exact for |x| < 2^52; 0 beyond: a pole */
-    double ct = cos(PI * r) / sin(PI * r);
+    /* cot(pi r), from tan of the smaller angle: near r = +-1/2, where
+     * cot is near 0, as tan(pi (1/2 - |r|)) with 1/2 - |r| exact (cos
+     * of pi r would carry pi r's rounding as an error of 6e-17 there) */
+    double ct = fabs(r) <= 0.25 ? 1 / tan(PI * r) : tan(PI * copysign(0.5 - fabs(r), r));
     double q[REFLECT_MAX + 2], nq[REFLECT_MAX + 2], pw = PI;
     int deg = 1;   /* p_n has degree n + 1 */
     for (int i = 0; i < REFLECT_MAX + 2; i++) q[i] = 0;
