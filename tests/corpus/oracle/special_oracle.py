@@ -47,6 +47,11 @@ import sys
 import mpmath
 from mpmath import mp, mpf
 
+# the rounding, printing and nested mpmath.diff of the ln/normpdf/normcdf
+# oracle, the same here (its own point() reads the text as decimal, ours
+# as the double it parses to)
+from normal_oracle import at_text, dbl, fmt, partial
+
 DPS = 50
 DPS_CHECK = 80
 
@@ -195,37 +200,12 @@ TAYLOR = [
 ]
 
 
-def dbl(v):
-    """the nearest double of an mpmath number"""
-    return float(v)
-
-
-def fmt(x):
-    return "%.17g" % x if x != 0 else "0"
-
-
 def point(at):
     return [mpf(float(v)) for _, v in at]
 
 
 def at_text(at):
     return ",".join("%s=%s" % (n, v) for n, v in at)
-
-
-def partial(f, p, ks):
-    """the partial derivative of f at p, once by each coordinate index in
-    ks, by nested mpmath.diff with a step relative to the coordinate, at
-    40 more digits"""
-    if not ks:
-        return f(*p)
-    i, rest = ks[0], ks[1:]
-    h = abs(p[i]) * mpf(10) ** -25 if p[i] != 0 else mpf(10) ** -25
-
-    def along(t):
-        q = list(p)
-        q[i] = t
-        return partial(f, q, rest)
-    return mpmath.diff(along, p[i], h=h)
 
 
 def derivs(f, at, order):
