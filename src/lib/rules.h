@@ -218,9 +218,9 @@ static inline double rule_sinc_d(double u, int n)
 /* ---- gamma and its kin (the polygamma functions are in special.c) ---- */
 
 /* c[n] = psi^(n)(x) / n! for n = 0..K, psi = digamma = Gamma'/Gamma */
-void rule_polygamma_series(double x, double *c, int K);
+void adi_polygamma_series(double x, double *c, int K);
 /* psi^(n)(x) for n = 0 (digamma), 1 (trigamma) or 2 (tetragamma) */
-double rule_psi(int n, double x);
+double adi_psi(int n, double x);
 
 /* the poles of gamma, lgamma and digamma: 0, -1, -2, ... (and -inf) */
 static inline const char *rule_gamma_domain(double x)

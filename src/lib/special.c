@@ -131,7 +131,7 @@ static void series_positive(double x, double *c, int K)
     if (x > 0 && x < 10) c[0] = psi_small(x);
 }
 
-void rule_polygamma_series(double x, double *c, int K)
+void adi_polygamma_series(double x, double *c, int K)
 {
     if (!(x < 0)) {   /* x >= 0, and nan */
         series_positive(x, c, K);
@@ -171,9 +171,9 @@ void rule_polygamma_series(double x, double *c, int K)
     }
 }
 
-double rule_psi(int n, double x)
+double adi_psi(int n, double x)
 {
     double c[3];
-    rule_polygamma_series(x, c, n);
+    adi_polygamma_series(x, c, n);
     return n == 2 ? 2 * c[2] : c[n];
 }

@@ -251,11 +251,11 @@ KERNEL(sinc)
     rule_sinc_series(A[0], T->s1, K);
     compose(T->s1, A, Y, T);
 }
-/* digamma(a): psi^(n)(a0)/n! (rule_polygamma_series, special.c), composed */
+/* digamma(a): psi^(n)(a0)/n! (adi_polygamma_series, special.c), composed */
 KERNEL(digamma)
 {
     (void)B;
-    rule_polygamma_series(A[0], T->s1, K);
+    adi_polygamma_series(A[0], T->s1, K);
     compose(T->s1, A, Y, T);
 }
 /* lgamma(a): lgamma^(n) = psi^(n-1), so the coefficient of order n >= 1
@@ -263,7 +263,7 @@ KERNEL(digamma)
 static double *lgamma_series(const double *A, double *Y, tay *T)
 {
     double *c = T->s1;
-    rule_polygamma_series(A[0], c, K > 0 ? K - 1 : 0);
+    adi_polygamma_series(A[0], c, K > 0 ? K - 1 : 0);
     for (int n = K; n >= 1; n--) c[n] = c[n - 1] / n;
     c[0] = lgamma(A[0]);
     return compose(c, A, Y, T);
