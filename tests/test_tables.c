@@ -116,12 +116,12 @@ static void check_reduce(int op, int slot, double k, int into)
 }
 
 /* BRANCH: at every kink the side differs from the side a step away */
-static int side(int op, double a, double b)
+static double side(int op, double a, double b)
 {
     (void)a;
     (void)b;
     switch (op) {
-#define BRANCH(E, s) case AD_OP_##E: return (int)(s);
+#define BRANCH(E, s) case AD_OP_##E: return (s);
 #include "ops.def"
     }
     return 0;

@@ -16,10 +16,10 @@
 #include "alloc.h"
 
 /* which way each op with a kink goes at the current point (BRANCH in
- * ops.def) */
-static void branches(const ad_tape *t, const double *v, signed char *sig)
+ * ops.def: a number, as floor's side is the whole number floor(a)) */
+static void branches(const ad_tape *t, const double *v, double *sig)
 {
-    memset(sig, 0, t->ninputs + t->nconsts);
+    for (size_t i = 0; i < t->ninputs + t->nconsts; i++) sig[i] = 0;
     for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
         const ad_instr c = t->code[i];
         if (t->feeds && !t->feeds[i]) {
@@ -30,7 +30,7 @@ static void branches(const ad_tape *t, const double *v, signed char *sig)
         (void)a;
         (void)b;
         switch (c.op) {
-#define BRANCH(E, side) case AD_OP_##E: sig[i] = (signed char)(side); break;
+#define BRANCH(E, side) case AD_OP_##E: sig[i] = (side); break;
 #include "ops.def"
         default: sig[i] = 0;
         }
@@ -41,7 +41,7 @@ static void branches(const ad_tape *t, const double *v, signed char *sig)
  * is set when a branch differs from sig0 (1: a kink's; 2: a guard does
  * not hold, the point takes another path). */
 static int f_at(const ad_tape *t, ad_work *w, double *x, size_t i, double delta,
-                const signed char *sig0, signed char *sig, int *crossed, double *f)
+                const double *sig0, double *sig, int *crossed, double *f)
 {
     double keep = x[i];
     x[i] = keep + delta;
@@ -51,13 +51,15 @@ static int f_at(const ad_tape *t, ad_work *w, double *x, size_t i, double delta,
     if (e) return -1;
     *f = ad_value(t, w);
     branches(t, w->val, sig);
-    if (memcmp(sig, sig0, t->n) != 0 && !*crossed) *crossed = 1;
+    /* (compared as numbers: round's side is -0 below 0 and 0 above, one piece) */
+    for (size_t k = 0; k < t->n && !*crossed; k++)
+        if (sig[k] != sig0[k]) *crossed = 1;
     return 0;
 }
 
 /* central difference quotient with step h; 0 or -1 */
 static int central(const ad_tape *t, ad_work *w, double *x, size_t i, double h,
-                   const signed char *sig0, signed char *sig, int *crossed, double *q)
+                   const double *sig0, double *sig, int *crossed, double *q)
 {
     /* use the steps the doubles actually take */
     double up = (x[i] + h) - x[i], dn = x[i] - (x[i] - h);
@@ -78,7 +80,7 @@ ad_errclass ad_check_gradient(const ad_tape *t, ad_work *w, const double *inputs
     double *g = adi_malloc((ni ? ni : 1) * sizeof *g), *gf = adi_malloc((ni ? ni : 1) * sizeof *gf);
     double *x = adi_malloc((ni ? ni : 1) * sizeof *x);
     double *seeds = adi_malloc((ni > 0 ? ni * ni : 1) * sizeof *seeds);
-    signed char *sig0 = adi_malloc(n ? n : 1), *sig = adi_malloc(n ? n : 1);
+    double *sig0 = adi_malloc((n ? n : 1) * sizeof *sig0), *sig = adi_malloc((n ? n : 1) * sizeof *sig);
     ad_errclass e = AD_E_NONE;
     if (!g || !gf || !x || !seeds || !sig0 || !sig) { e = adi_err_nomem(d); goto out; }
 

@@ -215,6 +215,40 @@ static inline double rule_sinc_d(double u, int n)
     return c[n];
 }
 
+/* ---- gamma and its kin (the polygamma functions are in special.c) ---- */
+
+/* c[n] = psi^(n)(x) / n! for n = 0..K, psi = digamma = Gamma'/Gamma */
+void adi_polygamma_series(double x, double *c, int K);
+/* psi^(n)(x) for n = 0 (digamma), 1 (trigamma) or 2 (tetragamma) */
+double adi_psi(int n, double x);
+
+/* the poles of gamma, lgamma and digamma: 0, -1, -2, ... (and -inf) */
+static inline const char *rule_gamma_domain(double x)
+{
+    return x <= 0 && (x == floor(x) || isinf(x)) ? "pole at a non-positive integer" : NULL;
+}
+
+/* ---- step functions: constant between jumps, a kink at each jump ---- */
+
+/* sign(x): -1, 0 or 1; a zero keeps its sign, a nan stays nan */
+static inline double rule_sign(double x) { return x > 0 ? 1 : x < 0 ? -1 : x; }
+/* 1 at a jump of round(x), the half-integers (x - trunc(x) is exact) */
+static inline int rule_round_jump(double x) { return fabs(x - trunc(x)) == 0.5; }
+/* n = trunc(a/b), the whole number with fmod(a, b) = a - n b exactly:
+ * (a - fmod(a, b)) / b is n within a few roundings, and n is whole */
+static inline double rule_fmod_quot(double a, double b) { return round((a - fmod(a, b)) / b); }
+/* 1 at a jump of fmod(a, b): a/b a whole number other than 0 (at a = 0,
+ * fmod(a, b) = a on both sides) */
+static inline int rule_fmod_jump(double a, double b) { return a != 0 && fmod(a, b) == 0; }
+/* which piece of fmod(a, b) the point is on (ops.def's BRANCH): n, or
+ * where n overflows (b below a * 2^-1024) n b, which tells the pieces
+ * apart along a */
+static inline double rule_fmod_side(double a, double b)
+{
+    double n = rule_fmod_quot(a, b);
+    return isfinite(n) ? n : a - fmod(a, b);
+}
+
 /* ---- kernels generated from ops.def ---- */
 
 /* value of op at (a, b); leaves are not handled here */

@@ -226,13 +226,12 @@ static void erf_like(const double *A, double *Y, tay *T, double sign)
     for (int k = 0; k <= K; k++) E[k] *= sign * ADI_2_SQRTPI;
     for (int k = 1; k <= K; k++) Y[k] = integ(A, E, k);
 }
-/* sinc(a): the coefficients of sinc at a[0] (rule_sinc_series) composed
- * with b = a - a[0] by Horner's rule on series: c0 + b (c1 + b (c2 + ...)) */
-KERNEL(sinc)
+/* Y = f(a) from f's Taylor coefficients c[0..K] at a[0] (c is not T's
+ * s2, s3 or s4), composed with b = a - a[0] by Horner's rule on series:
+ * c0 + b (c1 + b (c2 + ...)); the whole series is left in T->s2 */
+static double *compose(const double *c, const double *A, double *Y, tay *T)
 {
-    (void)B;
-    double *c = T->s1, *r = T->s2, *tmp = T->s3, *b = T->s4;
-    rule_sinc_series(A[0], c, K);
+    double *r = T->s2, *tmp = T->s3, *b = T->s4;
     memcpy(b, A, (size_t)(K + 1) * sizeof *b);
     b[0] = 0;
     memset(r, 0, (size_t)(K + 1) * sizeof *r);
@@ -243,6 +242,45 @@ KERNEL(sinc)
         r[0] += c[n];
     }
     for (int k = 1; k <= K; k++) Y[k] = r[k];
+    return r;
+}
+/* sinc(a): its coefficients at a[0] (rule_sinc_series), composed */
+KERNEL(sinc)
+{
+    (void)B;
+    rule_sinc_series(A[0], T->s1, K);
+    compose(T->s1, A, Y, T);
+}
+/* digamma(a): psi^(n)(a0)/n! (adi_polygamma_series, special.c), composed */
+KERNEL(digamma)
+{
+    (void)B;
+    adi_polygamma_series(A[0], T->s1, K);
+    compose(T->s1, A, Y, T);
+}
+/* lgamma(a): lgamma^(n) = psi^(n-1), so the coefficient of order n >= 1
+ * is psi^(n-1)(a0)/(n-1)! / n; composed */
+static double *lgamma_series(const double *A, double *Y, tay *T)
+{
+    double *c = T->s1;
+    adi_polygamma_series(A[0], c, K > 0 ? K - 1 : 0);
+    for (int n = K; n >= 1; n--) c[n] = c[n - 1] / n;
+    c[0] = lgamma(A[0]);
+    return compose(c, A, Y, T);
+}
+KERNEL(lgamma) { (void)B; lgamma_series(A, Y, T); }
+/* gamma(a) = gamma(a0) exp(lgamma(a) - lgamma(a0)): the sign of gamma is
+ * that of gamma(a0) near a0, and |gamma| = exp(lgamma), so y' = y L' with
+ * L = lgamma(a) (exp_series) */
+KERNEL(gamma)
+{
+    (void)B;
+    double v = Y[0], *L = lgamma_series(A, Y, T);
+    L[0] = 0;
+    Y[0] = 1;
+    exp_series(L, Y, K);
+    for (int k = 1; k <= K; k++) Y[k] *= v;
+    Y[0] = v;
 }
 KERNEL(erf) { (void)B; erf_like(A, Y, T, 1); }
 KERNEL(erfc) { (void)B; erf_like(A, Y, T, -1); }
@@ -355,6 +393,14 @@ KERNEL(max)
 {
     const double *S = A[0] >= B[0] ? A : B;
     for (int k = 1; k <= K; k++) Y[k] = S[k];
+}
+/* fmod(a, b) = a - n b with n = trunc(a0/b0) the same whole number near
+ * (a0, b0) between jumps (at a jump the policy has frozen both operands:
+ * rule_fmod_jump is a kink): every order is a[k] - n b[k] */
+KERNEL(fmod)
+{
+    double n = rule_fmod_quot(A[0], B[0]);
+    for (int k = 1; k <= K; k++) Y[k] = A[k] - n * B[k];
 }
 KERNEL(softplus)
 {
