@@ -133,12 +133,12 @@ static void series_positive(double x, double *c, int K)
 
 void adi_polygamma_series(double x, double *c, int K)
 {
-    if (!(x < 0)) {   /* x >= 0, and nan */
-        series_positive(x, c, K);
+    if (isnan(x) || x == -INFINITY) {   /* (a nan would make N below no number) */
+        for (int n = 0; n <= K; n++) c[n] = NAN;
         return;
     }
-    if (x == -INFINITY) {
-        for (int n = 0; n <= K; n++) c[n] = NAN;
+    if (x >= 0) {
+        series_positive(x, c, K);
         return;
     }
     series_positive(1 - x, c, K);
