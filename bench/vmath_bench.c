@@ -3,8 +3,8 @@
  * block of 256 points, for glibc's exp/log/sin/cos and adi_exp, adi_log,
  * adi_sin_core, adi_cos_core (median of 15 runs of ~20 ms each).  Not part
  * of the build; compile by hand, once per target:
- *   gcc -std=c11 -O2 -I src/lib bench/vmath_bench.c -o vmath_bench -lm
- *   gcc -std=c11 -O2 -mavx2 -I src/lib bench/vmath_bench.c -o vmath_bench_avx2 -lm
+ *   gcc -std=c11 -O2 -I src/lib bench/vmath_bench.c src/lib/vmath.c -o vmath_bench -lm
+ *   gcc -std=c11 -O2 -mavx2 -I src/lib bench/vmath_bench.c src/lib/vmath.c -o vmath_bench_avx2 -lm
  * The pragma below is the one the block engine compiles its loops with; it
  * must come before the #include so the inline functions get it too. */
 #if defined(__GNUC__) && !defined(__clang__)

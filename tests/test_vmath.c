@@ -36,8 +36,6 @@
 #undef AD_TRIG_MAX
 #define adi_vm_bits vec_vm_bits
 #define adi_vm_double vec_vm_double
-#define adi_vm_exp_tab vec_vm_exp_tab
-#define adi_vm_log_tab vec_vm_log_tab
 #define adi_vm_split26 vec_vm_split26
 #define adi_vm_trig vec_vm_trig
 #define adi_vm_trig2 vec_vm_trig2
@@ -53,8 +51,6 @@
 #include "vmath.h"
 #undef adi_vm_bits
 #undef adi_vm_double
-#undef adi_vm_exp_tab
-#undef adi_vm_log_tab
 #undef adi_vm_split26
 #undef adi_vm_trig
 #undef adi_vm_trig2
