@@ -96,7 +96,7 @@ static int cse_rotate(cse_table *c, cse_table *old)
 
 static int cse_grow(cse_table *c, size_t want)
 {
-    size_t ncap = c->cap ? c->cap * 2 : 1024;
+    size_t ncap = c->cap ? c->cap * 2 : 16;   /* small: most tapes are short, and a run touches every slot */
     while (ncap < want) ncap *= 2;
     cse_slot *old = c->slot, *ns = cse_alloc(ncap);
     if (!ns) return -1;
