@@ -3,7 +3,15 @@
  * (the statement the line continues).  A statement already running
  * finishes first: the handler only notes the signal.  readline's API
  * keeps its state in globals and has no context argument, so the
- * completion in use is one of this file's. */
+ * completion in use is one of this file's.
+ *
+ * GNU readline is loaded (dlopen) when a session starts on a terminal, and
+ * only then: linked into adcalc, even statically, its key maps and tables
+ * cost every run -- a one-shot -e too -- 1300 relocations and six pages
+ * copied on write, a twentieth of adcalc's start-up.  What this file uses
+ * of it is reached through the table rl, filled by load_readline(); where
+ * the library cannot be loaded, the session reads plain lines and says
+ * why once. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +20,7 @@
 #include <ctype.h>
 #include "line.h"
 #ifdef HAVE_READLINE
+#include <dlfcn.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 #endif
@@ -24,6 +33,44 @@ static void on_interrupt(int sig)
 }
 
 #ifdef HAVE_READLINE
+/* the library the header belongs to: libreadline.so.8 for readline 8.x */
+#define RL_NAME2(v) "libreadline.so." #v
+#define RL_NAME(v) RL_NAME2(v)
+#define RL_LIBRARY RL_NAME(RL_VERSION_MAJOR)
+
+/* every function and variable of readline this file uses: rl.NAME points
+ * to it (a variable's address, so *rl.rl_line_buffer is the line) */
+#define RL_SYMBOLS(X)                                                                            \
+    X(readline) X(add_history) X(read_history) X(write_history) X(rl_replace_line) X(rl_crlf)    \
+    X(rl_set_prompt) X(rl_on_new_line) X(rl_redisplay) X(rl_completion_matches) X(rl_line_buffer) \
+    X(rl_attempted_completion_over) X(rl_signal_event_hook) X(rl_attempted_completion_function)  \
+    X(rl_completion_word_break_hook) X(rl_readline_name)
+static struct {
+#define RL_FIELD(name) __typeof__(name) *name;
+    RL_SYMBOLS(RL_FIELD)
+#undef RL_FIELD
+    int loaded;
+} rl;
+
+/* loads readline once: NULL, or why it cannot be used */
+static const char *load_readline(void)
+{
+    if (rl.loaded) return NULL;
+    void *h = dlopen(RL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return dlerror();
+#define RL_LOAD(name)                                                                            \
+    if (!(rl.name = (__typeof__(rl.name))dlsym(h, #name))) {                                    \
+        const char *why = dlerror();                                                             \
+        memset(&rl, 0, sizeof rl);                                                               \
+        dlclose(h);                                                                              \
+        return why ? why : RL_LIBRARY ": " #name " is missing";                                  \
+    }
+    RL_SYMBOLS(RL_LOAD)
+#undef RL_LOAD
+    rl.loaded = 1;
+    return NULL;
+}
+
 static const cli_completion *completion;
 
 /* called by readline when a signal interrupted its read, after it put the
@@ -32,11 +79,11 @@ static int after_interrupt(void)
 {
     if (interrupted == 1) {
         interrupted = 2;
-        rl_replace_line("", 0);
-        rl_crlf();
-        rl_set_prompt("adcalc> ");
-        rl_on_new_line();
-        rl_redisplay();
+        rl.rl_replace_line("", 0);
+        rl.rl_crlf();
+        rl.rl_set_prompt("adcalc> ");
+        rl.rl_on_new_line();
+        rl.rl_redisplay();
     }
     return 0;
 }
@@ -46,7 +93,7 @@ static int after_interrupt(void)
 static char *word_breaks(void)
 {
     static char blanks[] = " \t\n", operators[] = " \t\n+-*/^%(),;=<>!&|{}[]:#\"'";
-    return completion->file_word(completion->ctx, rl_line_buffer) ? blanks : operators;
+    return completion->file_word(completion->ctx, *rl.rl_line_buffer) ? blanks : operators;
 }
 
 static const char *cand[4096];   /* the candidates of this completion */
@@ -66,12 +113,12 @@ static char *next_candidate(const char *text, int state)
 static char **complete(const char *text, int start, int end)
 {
     (void)end;
-    long n = completion->candidates(completion->ctx, rl_line_buffer, (size_t)start, cand,
+    long n = completion->candidates(completion->ctx, *rl.rl_line_buffer, (size_t)start, cand,
                                     sizeof cand / sizeof *cand);
-    rl_attempted_completion_over = n >= 0;   /* -1: readline's file names */
+    *rl.rl_attempted_completion_over = n >= 0;   /* -1: readline's file names */
     if (n < 0) return NULL;
     ncand = (size_t)n;
-    return rl_completion_matches(text, next_candidate);
+    return rl.rl_completion_matches(text, next_candidate);
 }
 #endif
 
@@ -85,19 +132,25 @@ void cli_lines_open(cli_lines *L, int interactive, const cli_completion *c)
     ctrl_c.sa_handler = on_interrupt;
     sigemptyset(&ctrl_c.sa_mask);
 #ifdef HAVE_READLINE
-    ctrl_c.sa_flags = SA_RESTART;   /* readline's own handler interrupts its read */
-    rl_signal_event_hook = after_interrupt;
-    const char *home = getenv("HOME");
-    if (home && (size_t)snprintf(L->history, sizeof L->history, "%s/.adcalc_history", home) >= sizeof L->history)
-        L->history[0] = 0;   /* a path too long to hold: no history */
-    if (L->history[0]) read_history(L->history);
-    completion = c;
-    rl_attempted_completion_function = complete;
-    rl_completion_word_break_hook = word_breaks;
-    rl_readline_name = "adcalc";
-#else
-    (void)c;
+    const char *why = load_readline();
+    if (why) fprintf(stderr, "adcalc: note: no line editing: %s\n", why);
+    L->editing = !why;
 #endif
+    if (L->editing) {
+#ifdef HAVE_READLINE
+        ctrl_c.sa_flags = SA_RESTART;   /* readline's own handler interrupts its read */
+        *rl.rl_signal_event_hook = after_interrupt;
+        const char *home = getenv("HOME");
+        if (home && (size_t)snprintf(L->history, sizeof L->history, "%s/.adcalc_history", home) >= sizeof L->history)
+            L->history[0] = 0;   /* a path too long to hold: no history */
+        if (L->history[0]) rl.read_history(L->history);
+        completion = c;
+        *rl.rl_attempted_completion_function = complete;
+        *rl.rl_completion_word_break_hook = word_breaks;
+        *rl.rl_readline_name = "adcalc";
+#endif
+    }
+    (void)c;
     sigaction(SIGINT, &ctrl_c, &L->was);
 }
 
@@ -107,8 +160,8 @@ char *cli_lines_read(cli_lines *L, const char *prompt, size_t *len, int *err, in
     *cancelled = 0;
     interrupted = 0;
 #ifdef HAVE_READLINE
-    if (L->interactive) {
-        char *l = readline(prompt);
+    if (L->editing) {
+        char *l = rl.readline(prompt);
         if (l && interrupted == 1) {
             /* Enter came before readline started a new line: this is
              * the line Control-C dropped */
@@ -117,16 +170,15 @@ char *cli_lines_read(cli_lines *L, const char *prompt, size_t *len, int *err, in
             return NULL;
         }
         *cancelled = l && interrupted;   /* a new line, typed after Control-C */
-        if (l && *l) add_history(l);
+        if (l && *l) rl.add_history(l);
         if (l) *len = strlen(l);
         return l;
     }
-#else
+#endif
     if (L->interactive) {
         fputs(prompt, stdout);
         fflush(stdout);
     }
-#endif
     char *buf = NULL;
     size_t cap = 0;
     errno = 0;
@@ -153,8 +205,8 @@ void cli_lines_close(cli_lines *L)
     if (!L->interactive) return;
     sigaction(SIGINT, &L->was, NULL);
 #ifdef HAVE_READLINE
-    if (L->history[0]) {
-        int err = write_history(L->history);
+    if (L->editing && L->history[0]) {
+        int err = rl.write_history(L->history);
         if (err) fprintf(stderr, "adcalc: warning: cannot save the history in '%s': %s\n", L->history, strerror(err));
     }
     completion = NULL;

@@ -1,6 +1,7 @@
 /* line.h - the lines a session reads: on a terminal, GNU readline (line
  * editing, a history in ~/.adcalc_history, Tab completion, Control-C that
- * drops what is being typed); otherwise plain lines from stdin. */
+ * drops what is being typed), loaded when the session starts; otherwise
+ * plain lines from stdin. */
 #ifndef CLI_LINE_H
 #define CLI_LINE_H
 
@@ -21,6 +22,7 @@ typedef struct {
 
 typedef struct {
     int interactive;
+    int editing;          /* readline reads the lines (a terminal, and it loaded) */
     char history[4096];   /* the history file, "" for none */
     struct sigaction was; /* Control-C's handler before */
 } cli_lines;
