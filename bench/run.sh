@@ -4,9 +4,12 @@
 #
 #   bench/run.sh /path/to/adcalc        (or: make bench, in a build dir)
 #
-# a. start-up: the README example run BENCH_STARTUP_RUNS times (default 200)
-#    against bench/const.c, a C program that only prints the same text;
-#    medians and their ratio (target: adcalc within 2x of const).
+# a. start-up: the README example against bench/const.c, a C program that
+#    only prints the same text, side by side in BENCH_STARTUP_ROUNDS rounds
+#    (default 60) of BENCH_STARTUP_RUNS runs each (default 25); medians
+#    and the median of the rounds' ratios (target: adcalc within 1.3x of
+#    const, issue 15).  Short rounds: this machine's speed drifts within
+#    seconds, and a round of 200 runs saw ratios from 0.98 to 1.67.
 # b. scaling: generated expressions of 10^5 and 10^6 operations (bench/gen.c
 #    "chain": a left-deep sum of sin/exp/cos/tanh/mul/div terms over x, y),
 #    read with -f, recorded and swept with --grad; median wall time of
@@ -39,7 +42,7 @@
 # compared in one hyperfine invocation), else an interleaved shell loop timed
 # with date +%s%N.  Peak RSS needs GNU time (/usr/bin/time -f %M).  Helpers
 # are compiled with ${CC:-cc} -O2 into a temporary directory.
-# Environment: BENCH_STARTUP_RUNS, BENCH_RUNS, BENCH_SIZES ("100000 1000000"),
+# Environment: BENCH_STARTUP_RUNS, BENCH_STARTUP_ROUNDS, BENCH_RUNS, BENCH_SIZES ("100000 1000000"),
 # BENCH_DEPTH (1000000), BENCH_NO_HYPERFINE=1 to force the shell loop,
 # BENCH_SECTIONS ("a b c d e f": the sections to run), BENCH_FLOW_ROWS, BENCH_STMT_SIZES
 # ("10000 100000": section e's line counts), BENCH_LIBADCALC (the
@@ -62,7 +65,8 @@ if [ ! -x "$adcalc" ]; then
     exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-startup_runs=${BENCH_STARTUP_RUNS:-200}
+startup_runs=${BENCH_STARTUP_RUNS:-25}
+startup_rounds=${BENCH_STARTUP_ROUNDS:-60}
 runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-"100000 1000000"}
 depth=${BENCH_DEPTH:-1000000}
@@ -192,16 +196,35 @@ echo "timer: $timer; peak RSS: $rsstool"
 echo
 
 # ---- a. start-up ----
+# The two commands are timed side by side in each of startup_rounds rounds
+# (hyperfine runs them one after the other, so a round is kept short for
+# the machine's load to stay the same through it); the ratio is the median
+# of the rounds' ratios, the times the medians of their medians.
 if want a; then
-    echo "== a. start-up: README example vs a C program printing a constant ($startup_runs runs each)"
+    echo "== a. start-up: README example vs a C program printing a constant ($startup_rounds rounds of $startup_runs runs each)"
     readme="$A -e 'x*y+sin(x)' -at x=2,y=3 --grad"
-    set -- $(timeit "$startup_runs" "$readme" "$(q "$work/const")")
-    t_readme=$1 t_const=$2
-    r=$(ratio "$t_readme" "$t_const")
+    : >"$work/rounds"
+    i=0
+    while [ "$i" -lt "$startup_rounds" ]; do
+        # the order alternates, so that neither always runs first
+        if [ $((i % 2)) = 0 ]; then
+            set -- $(timeit "$startup_runs" "$readme" "$(q "$work/const")")
+        else
+            set -- $(timeit "$startup_runs" "$(q "$work/const")" "$readme")
+            set -- "$2" "$1"
+        fi
+        echo "$1 $2 $(ratio "$1" "$2")" >>"$work/rounds"
+        i=$((i + 1))
+    done
+    t_readme=$(awk '{ print $1 }' "$work/rounds" | median)
+    t_const=$(awk '{ print $2 }' "$work/rounds" | median)
+    r=$(awk '{ print $3 }' "$work/rounds" | median)
+    lo=$(awk '{ print $3 }' "$work/rounds" | sort -n | head -n 1)
+    hi=$(awk '{ print $3 }' "$work/rounds" | sort -n | tail -n 1)
     echo "  adcalc -e 'x*y+sin(x)' -at x=2,y=3 --grad   median $t_readme ms"
     echo "  const (bench/const.c)                        median $t_const ms"
-    echo "  ratio adcalc/const                           ${r}x  (target <= 2x: $(verdict "$(le "$r" 2)"))"
-    row "start-up, README example (median of $startup_runs)" "$t_readme ms" "const.c: $t_const ms; ratio ${r}x" "<= 2x: $(verdict "$(le "$r" 2)")"
+    echo "  ratio adcalc/const, median of rounds         ${r}x (rounds $lo..$hi; target <= 1.3x: $(verdict "$(le "$r" 1.3)"))"
+    row "start-up, README example ($startup_rounds x $startup_runs runs)" "$t_readme ms" "const.c: $t_const ms; ratio ${r}x ($lo..$hi)" "<= 1.3x: $(verdict "$(le "$r" 1.3)")"
     echo
 fi
 
