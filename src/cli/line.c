@@ -33,10 +33,16 @@ static void on_interrupt(int sig)
 }
 
 #ifdef HAVE_READLINE
-/* the library the header belongs to: libreadline.so.8 for readline 8.x */
+/* the library to load: its soname as configure read it from the
+ * libreadline.so the build found, else the usual name for the header's
+ * version (libreadline.so.8 for readline 8.x) */
+#ifdef ADCALC_READLINE_SONAME
+#define RL_LIBRARY ADCALC_READLINE_SONAME
+#else
 #define RL_NAME2(v) "libreadline.so." #v
 #define RL_NAME(v) RL_NAME2(v)
 #define RL_LIBRARY RL_NAME(RL_VERSION_MAJOR)
+#endif
 
 /* every function and variable of readline this file uses: rl.NAME points
  * to it (a variable's address, so *rl.rl_line_buffer is the line) */
@@ -52,18 +58,25 @@ static struct {
     int loaded;
 } rl;
 
-/* loads readline once: NULL, or why it cannot be used */
+/* loads readline once: NULL, or why it cannot be used (a copy: dlclose
+ * frees dlerror's message) */
 static const char *load_readline(void)
 {
+    static char why[512];
     if (rl.loaded) return NULL;
     void *h = dlopen(RL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!h) return dlerror();
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(why, sizeof why, "%s", e ? e : RL_LIBRARY ": cannot be loaded");
+        return why;
+    }
 #define RL_LOAD(name)                                                                            \
     if (!(rl.name = (__typeof__(rl.name))dlsym(h, #name))) {                                    \
-        const char *why = dlerror();                                                             \
+        const char *e = dlerror();                                                               \
+        snprintf(why, sizeof why, "%s", e ? e : RL_LIBRARY ": " #name " is missing");            \
         memset(&rl, 0, sizeof rl);                                                               \
         dlclose(h);                                                                              \
-        return why ? why : RL_LIBRARY ": " #name " is missing";                                  \
+        return why;                                                                              \
     }
     RL_SYMBOLS(RL_LOAD)
 #undef RL_LOAD
