@@ -283,7 +283,7 @@ static int rows(run *r, long hline, char *first)
         fputc('\n', stderr);
         failed |= W.failed[v] > 0;
     }
-    if (o->stats) fprintf(stderr, "adcalc: %ld rows\n", W.rows_done);
+    if (o->stats) fprintf(stderr, "adcalc: %ld rows (block sweeps: %s)\n", W.rows_done, ad_block_isa());
     if (o->stats && ad_tape_nguards(r->P.t) && path_stats(r) < 0) return out_of_memory(o);
     return W.status ? W.status : failed ? CLI_EXIT_CHECK_FAILED : 0;
 }

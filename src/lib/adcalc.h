@@ -247,6 +247,9 @@ ad_block *ad_block_new(void);
 void ad_block_free(ad_block *b);
 /* how many points one block holds for this tape (at most 256) */
 size_t ad_block_width(const ad_tape *t);
+/* the instruction set the block's sweeps use on this machine: "avx2" or
+ * "baseline" (the same bits either way) */
+const char *ad_block_isa(void);
 /* Values (and with grad, gradients) of every output for np <= width points:
  * x holds each point's inputs (np x ninputs, row-major); out row j (at
  * out + j*stride) receives, output after output, the value then the

@@ -64,13 +64,26 @@ int ad_block_run(const ad_tape *t, ad_block *bk, const unsigned char *diff, int 
  * dynamic loader has read the CPU's features already, and this reads its
  * table: GCC's target_clones would ask libgcc, whose constructor runs
  * about twenty cpuid instructions in every process -- each one a trap to
- * the hypervisor in a virtual machine, a tenth of a one-shot run's time. */
+ * the hypervisor in a virtual machine, a tenth of a one-shot run's time.
+ * Without glibc 2.33's sys/platform/x86.h (older glibc, musl) the
+ * baseline sweeps run everywhere. */
+static int use_avx2(void)
+{
+#ifdef ADI_BLOCK_AVX2
+    return CPU_FEATURE_ACTIVE(AVX2);
+#else
+    return 0;
+#endif
+}
+
+const char *ad_block_isa(void) { return use_avx2() ? "avx2" : "baseline"; }
+
 int ad_block_run_rows(const ad_tape *t, ad_block *bk, const unsigned char *diff, int grad, size_t np,
                       const double *x, size_t xstride, const long *xcol, const double *fixed,
                       const long *cols, size_t nd, double *out, size_t stride, unsigned char *flags)
 {
 #ifdef ADI_BLOCK_AVX2
-    if (CPU_FEATURE_ACTIVE(AVX2))
+    if (use_avx2())
         return adi_block_sweep_avx2(t, bk, diff, grad, np, x, xstride, xcol, fixed, cols, nd, out, stride, flags);
 #endif
     return adi_block_sweep_base(t, bk, diff, grad, np, x, xstride, xcol, fixed, cols, nd, out, stride, flags);
