@@ -27,10 +27,19 @@ extern "C" int adi_shortest_digits(double v, char *digits, int size, int *len, i
 // The guard is 64 bits: byte 0 is set once the object is initialised (what
 // the compiler's inline check reads), byte 1 while one thread initialises
 // it; the others wait.  The state is the guard's own: nothing global.
+// Hidden, so that a program embedding libadcalc.a keeps its C++ runtime's
+// own guards for everything else.  The 32-bit ARM ABI lays the guard out
+// otherwise: there configure's check fails here and the shared library is
+// used.
+#if defined(__arm__) && !defined(__aarch64__)
+#error "the generic Itanium guard layout only"
+#endif
 #include <sched.h>
 #include <stdint.h>
 
-extern "C" int __cxa_guard_acquire(uint64_t *g)
+#define AD_GUARD extern "C" __attribute__((visibility("hidden")))
+
+AD_GUARD int __cxa_guard_acquire(uint64_t *g)
 {
     unsigned char *b = reinterpret_cast<unsigned char *>(g);
     for (;;) {
@@ -45,14 +54,14 @@ extern "C" int __cxa_guard_acquire(uint64_t *g)
     }
 }
 
-extern "C" void __cxa_guard_release(uint64_t *g)
+AD_GUARD void __cxa_guard_release(uint64_t *g)
 {
     unsigned char *b = reinterpret_cast<unsigned char *>(g);
     __atomic_store_n(&b[0], 1, __ATOMIC_RELEASE);
     __atomic_store_n(&b[1], 0, __ATOMIC_RELEASE);
 }
 
-extern "C" void __cxa_guard_abort(uint64_t *g)
+AD_GUARD void __cxa_guard_abort(uint64_t *g)
 {
     __atomic_store_n(reinterpret_cast<unsigned char *>(g) + 1, 0, __ATOMIC_RELEASE);
 }
