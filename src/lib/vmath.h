@@ -141,7 +141,7 @@ ADI_VM_INLINE double adi_exp(double x)
  * q is a degree-5 Chebyshev fit of (log1p(r) - r + r^2/2)/r^3 on
  * |r| <= 1.02/128 (the c = 1 intervals reach 2^-7), error < 0.0004 ulp of
  * log1p(r).  Special inputs (x <= 0, inf, nan) are selected at the end. */
-/* (defined in vmath.c, as adi_vm_exp_tab) */
+/* the table, adi_vm_log_tab, is defined in vmath.c */
 
 /* Veltkamp split: hi has 26 significant bits, x - hi the other 27 */
 ADI_VM_INLINE double adi_vm_split26(double x)
