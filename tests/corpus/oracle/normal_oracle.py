@@ -218,17 +218,24 @@ def self_check(out):
     return bad
 
 
+def emit(out, head, argv):
+    """the rows of each table (out: name -> lines) under its header
+    (head: name -> line): into DIR/name.tsv with --write DIR, else on
+    standard output; special_oracle.py writes its tables with it too"""
+    if len(argv) == 3 and argv[1] == "--write":
+        for name, r in out.items():
+            with open("%s/%s.tsv" % (argv[2], name), "w") as fh:
+                fh.write(head[name] + "\n" + "\n".join(r) + "\n")
+    else:
+        for name, r in out.items():
+            print(head[name])
+            print("\n".join(r))
+
+
 def main():
     out = rows(DPS)
     bad = self_check(out)
-    if len(sys.argv) == 3 and sys.argv[1] == "--write":
-        for name, r in out.items():
-            with open("%s/%s.tsv" % (sys.argv[2], name), "w") as fh:
-                fh.write(HEAD[name] + "\n" + "\n".join(r) + "\n")
-    else:
-        for name, r in out.items():
-            print(HEAD[name])
-            print("\n".join(r))
+    emit(out, HEAD, sys.argv)
     return 1 if bad else 0
 
 

@@ -50,7 +50,7 @@ from mpmath import mp, mpf
 # the rounding, printing and nested mpmath.diff of the ln/normpdf/normcdf
 # oracle, the same here (its own point() reads the text as decimal, ours
 # as the double it parses to)
-from normal_oracle import at_text, dbl, fmt, partial
+from normal_oracle import at_text, dbl, emit, fmt, partial
 
 DPS = 50
 DPS_CHECK = 80
@@ -338,14 +338,7 @@ def self_check(out):
 def main():
     out = rows(DPS)
     bad = self_check(out)
-    if len(sys.argv) == 3 and sys.argv[1] == "--write":
-        for name, r in out.items():
-            with open("%s/%s.tsv" % (sys.argv[2], name), "w") as fh:
-                fh.write(HEAD[name] + "\n" + "\n".join(r) + "\n")
-    else:
-        for name, r in out.items():
-            print(HEAD[name])
-            print("\n".join(r))
+    emit(out, HEAD, sys.argv)
     return 1 if bad else 0
 
 
