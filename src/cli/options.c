@@ -184,13 +184,93 @@ static const char *trim(const char *s, size_t *n)
     return s;
 }
 
+/* the end of the item of a comma-separated list that starts at p: the
+ * first comma outside parentheses and brackets, or the end */
+static const char *item_end(const char *p)
+{
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '(' || *p == '[') depth++;
+        else if ((*p == ')' || *p == ']') && depth > 0) depth--;
+        else if (*p == ',' && depth == 0) break;
+    }
+    return p;
+}
+
+/* appends name = v to b: 0, or -1 when out of memory (name is b's then) */
+static int bind_one(cli_bindings *b, char *name, double v)
+{
+    size_t cap = b->cap;
+    if (!name || room((void **)&b->names, b->n, &cap, sizeof *b->names) < 0 ||
+        room((void **)&b->values, b->n, &b->cap, sizeof *b->values) < 0) {
+        free(name);
+        return -1;
+    }
+    b->names[b->n] = name;
+    b->values[b->n++] = v;
+    return 0;
+}
+
+/* "name[k]" */
+static char *element_name(const char *name, size_t nl, size_t k)
+{
+    char *s = malloc(nl + 24);
+    if (s) snprintf(s, nl + 24, "%.*s[%zu]", (int)nl, name, k);
+    return s;
+}
+
+/* the value of name (nl bytes) in a list: val[0..vl) */
+static ad_errclass bad_value(const char *o, const char *name, size_t nl, const char *val, size_t vl, const char *why,
+                             ad_diag *d)
+{
+    char q[80];
+    snprintf(q, sizeof q, "%.*s", (int)(vl > 60 ? 60 : vl), val);
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%s'", o, (int)(nl > 60 ? 60 : nl), name, why, q);
+}
+
+/* name=[v1, v2, ...]: the elements name[1], name[2], ... */
+static ad_errclass bind_vector(const char *o, const char *name, size_t nl, const char *val, size_t vl,
+                               cli_bindings *b, ad_diag *d)
+{
+    if (vl < 2 || val[vl - 1] != ']')
+        return bad_value(o, name, nl, val, vl, "is a vector without its closing ']'", d);
+    const char *p = val + 1, *end = val + vl - 1;
+    size_t first = b->n, k = 0;
+    if (p == end || (size_t)(end - p) == strspn(p, " \t"))
+        return bad_value(o, name, nl, val, vl, "is an empty vector (a vector variable has at least one element)", d);
+    for (;;) {
+        const char *c = memchr(p, ',', (size_t)(end - p));
+        size_t len = (size_t)((c ? c : end) - p);
+        const char *item = trim(p, &len);
+        double v;
+        const char *why;
+        if (cli_parse_number(item, len, &v, &why) < 0) {
+            char w[120];
+            snprintf(w, sizeof w, "(element %zu) %s", k + 1, why);
+            return bad_value(o, name, nl, item, len, w, d);
+        }
+        if (k >= AD_VECTOR_MAX)
+            return bad_value(o, name, nl, val, 20, "has too many elements (at most 100000000)", d);
+        if (bind_one(b, element_name(name, nl, ++k), v) < 0) return nomem(d);
+        if (!c) break;
+        p = c + 1;
+    }
+    cli_vector vec = {dupn(name, nl), first, k};
+    if (!vec.name || room((void **)&b->vecs, b->nvecs, &b->veccap, sizeof *b->vecs) < 0) {
+        free(vec.name);
+        return nomem(d);
+    }
+    b->vecs[b->nvecs++] = vec;
+    return AD_E_NONE;
+}
+
 ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME=VALUE[,NAME=VALUE...])", o);
     const char *p = arg;
     for (;;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *end = item_end(p);   /* x=[1, 2], y=3: a vector's commas are its own */
+        size_t len = (size_t)(end - p);
         const char *item = trim(p, &len);   /* 'x=1, y=2': blanks around an item */
         p = item;
         const char *eq = memchr(p, '=', len);
@@ -204,23 +284,35 @@ ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad
         const char *val = trim(eq + 1, &vl);
         ad_errclass e = check_name(o, p, nl, d);
         if (e) return e;
-        double v;
-        const char *why;
-        if (cli_parse_number(val, vl, &v, &why) < 0) {
-            char q[80];
-            snprintf(q, sizeof q, "%.*s", (int)(vl > 60 ? 60 : vl), val);
-            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%s'", o, (int)(nl > 60 ? 60 : nl), p,
-                               why, q);
+        if (vl && val[0] == '[') {
+            if ((e = bind_vector(o, p, nl, val, vl, b, d))) return e;
+        } else {
+            double v;
+            const char *why;
+            if (cli_parse_number(val, vl, &v, &why) < 0) return bad_value(o, p, nl, val, vl, why, d);
+            if (bind_one(b, dupn(p, nl), v) < 0) return nomem(d);
         }
-        size_t cap = b->cap;
-        if (room((void **)&b->names, b->n, &cap, sizeof *b->names) < 0 ||
-            room((void **)&b->values, b->n, &b->cap, sizeof *b->values) < 0 || !(b->names[b->n] = dupn(p, nl)))
-            return nomem(d);
-        b->values[b->n++] = v;
-        if (!end) break;
+        if (!*end) break;
         p = end + 1;
     }
     return unique(o, b->names, b->n, d);
+}
+
+int cli_declare_vectors(const cli_bindings *b, ad_tape *t)
+{
+    for (size_t i = 0; i < b->nvecs; i++)
+        if (ad_tape_set_vector(t, b->vecs[i].name, strlen(b->vecs[i].name), b->vecs[i].len) < 0) return -1;
+    return 0;
+}
+
+void cli_bindings_free(cli_bindings *b)
+{
+    for (size_t i = 0; i < b->n; i++) free(b->names[i]);
+    for (size_t i = 0; i < b->nvecs; i++) free(b->vecs[i].name);
+    free(b->names);
+    free(b->values);
+    free(b->vecs);
+    memset(b, 0, sizeof *b);
 }
 
 static ad_errclass names_list(const char *o, const char *arg, char ***list, size_t *n, size_t *cap, ad_diag *d)
@@ -239,19 +331,6 @@ static ad_errclass names_list(const char *o, const char *arg, char ***list, size
         p = end + 1;
     }
     return unique(o, *list, *n, d);
-}
-
-/* the end of the item of a comma-separated list that starts at p: the
- * first comma outside parentheses and brackets, or the end */
-static const char *item_end(const char *p)
-{
-    int depth = 0;
-    for (; *p; p++) {
-        if (*p == '(' || *p == '[') depth++;
-        else if ((*p == ')' || *p == ']') && depth > 0) depth--;
-        else if (*p == ',' && depth == 0) break;
-    }
-    return p;
 }
 
 /* "d/dx=y+cos(x), d/dy=x": the user's formulas for partial derivatives
@@ -865,8 +944,8 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
 void cli_options_free(cli_options *o)
 {
     for (size_t i = 0; i < o->nsrc; i++) free((char *)o->src[i].src);
-    for (size_t i = 0; i < o->at.n; i++) free(o->at.names[i]);
-    for (size_t i = 0; i < o->seed.n; i++) free(o->seed.names[i]);
+    cli_bindings_free(&o->at);
+    cli_bindings_free(&o->seed);
     for (size_t i = 0; i < o->nwrt; i++) free(o->wrt[i]);
     for (size_t i = 0; i < o->nvars; i++) free(o->vars[i]);
     for (size_t k = 0; k < o->nexpect; k++) {
@@ -874,9 +953,7 @@ void cli_options_free(cli_options *o)
         free((char *)o->expect[k].src.src);
     }
     free(o->expect);
-    for (size_t k = 0; k < o->sigma.n; k++) free(o->sigma.names[k]);
-    free(o->sigma.names);
-    free(o->sigma.values);
+    cli_bindings_free(&o->sigma);
     for (size_t k = 0; k < o->ncov; k++) {
         free(o->cov[k].a);
         free(o->cov[k].b);
@@ -884,10 +961,6 @@ void cli_options_free(cli_options *o)
     free(o->cov);
     free(o->src);
     cli_prelude_free(&o->pre);
-    free(o->at.names);
-    free(o->at.values);
-    free(o->seed.names);
-    free(o->seed.values);
     free(o->wrt);
     free(o->adjoint);
     free(o->vars);

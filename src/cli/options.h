@@ -70,12 +70,26 @@ typedef struct {
     double c;
 } cli_cov;
 
-/* NAME=VALUE lists (-at, --seed): names and values side by side */
+/* a vector variable NAME=[v1, v2, ...]: its elements are the bindings
+ * NAME[1], NAME[2], ... (first .. first + len - 1 among them) */
+typedef struct {
+    char *name;
+    size_t first, len;
+} cli_vector;
+
+/* NAME=VALUE lists (-at, --seed): names and values side by side; a vector
+ * is its elements, each a binding of its own */
 typedef struct {
     char **names;
     double *values;
     size_t n, cap;
+    cli_vector *vecs;
+    size_t nvecs, veccap;
 } cli_bindings;
+
+/* declares the vectors of b on tape t (before it records): 0 or -1 */
+int cli_declare_vectors(const cli_bindings *b, ad_tape *t);
+void cli_bindings_free(cli_bindings *b);
 
 typedef enum { CLI_FMT_TEXT, CLI_FMT_JSON, CLI_FMT_TSV } cli_format;
 enum { CLI_ON_ERROR_STOP, CLI_ON_ERROR_SKIP, CLI_ON_ERROR_NAN };

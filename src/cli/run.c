@@ -66,6 +66,7 @@ ad_errclass cli_record(const cli_options *o, const cli_source *src, size_t n, ad
     /* the prelude's lines count 0 and below, the source's own from 1 */
     ad_tape_set_first_line(t, n && src[0].pre ? 1 - src[0].pre->lines : 1);
     ad_tape_keep_names(t, o->dump && o->dumpfmt == AD_DUMP_DOT);   /* the picture shows them */
+    if (cli_declare_vectors(&o->at, t) < 0) return nomem(d);
     const char **texts = malloc((n ? n : 1) * sizeof *texts);
     size_t *lens = malloc((n ? n : 1) * sizeof *lens);
     ad_errclass e;

@@ -111,6 +111,19 @@ size_t ad_tape_nguards(const ad_tape *t);
  * prelude's are 0 and below, in positions and in messages. */
 void ad_tape_set_first_line(ad_tape *t, int line);
 
+/* Vector variables.  A vector x of n elements is n inputs named x[1] ...
+ * x[n] (indices start at 1): a point gives values under those names, and
+ * derivatives are by those names.  Declaring x on a tape before recording
+ * lets the source use the name x for the whole vector (x, x[i],
+ * x[a..b], len(x), sum(x)); an undeclared x is a scalar input.  Kept by
+ * ad_tape_reset; declaring a name again replaces its length (len 0
+ * forgets it).  At most AD_VECTOR_MAX elements.  0, or -1 when out of
+ * memory or len is too large. */
+#define AD_VECTOR_MAX 100000000
+int ad_tape_set_vector(ad_tape *t, const char *name, size_t namelen, size_t len);
+/* the length of vector name[0..namelen) on t, or 0 when it is none */
+size_t ad_tape_vector_len(const ad_tape *t, const char *name, size_t namelen);
+
 /* Parses src[0..len) and records it on t (after ad_tape_reset).  Returns
  * AD_E_NONE, or an error class with d filled in. */
 ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d);

@@ -120,7 +120,21 @@ int32_t adi_resolve_name(adi_pctx *P, const char *name, size_t len, int line, in
          * function is called (it may be assigned in between): a stand-in */
         if (P->prog->checking) return adi_rec_const(P->t, 1, "1", 1, line, col);
     }
+    size_t n = ad_tape_vector_len(P->t, name, len);
+    if (n) return adi_vec_input(P, name, len, n, line, col);
     return adi_rec_var(P->t, name, len, line, col);
+}
+
+int adi_nesting_error(adi_pctx *P, int line, int col, const char *what)
+{
+    /* the depth, and the C stack it takes, whatever the stack limit */
+    char here;
+    uintptr_t at = (uintptr_t)&here, top = P->prog->stack_top;
+    uintptr_t used = top > at ? top - at : at - top;
+    if (P->depth < ADI_MAX_INLINE_DEPTH && !(top && used > ADI_INLINE_STACK)) return 0;
+    adi_perror(P, AD_E_SYNTAX, line, col, "%s more than %d deep", what,
+               P->depth >= ADI_MAX_INLINE_DEPTH ? ADI_MAX_INLINE_DEPTH : P->depth);
+    return 1;
 }
 
 int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
@@ -139,15 +153,7 @@ int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
                   f->nparams == 1 ? "" : "s", nargs);
         return -1;
     }
-    /* the depth, and the C stack it takes, whatever the stack limit */
-    char here;
-    uintptr_t at = (uintptr_t)&here, top = g->stack_top;
-    uintptr_t used = top > at ? top - at : at - top;
-    if (P->depth >= ADI_MAX_INLINE_DEPTH || (top && used > ADI_INLINE_STACK)) {
-        adi_perror(P, AD_E_SYNTAX, line, col, "functions call each other more than %d deep",
-                   P->depth >= ADI_MAX_INLINE_DEPTH ? ADI_MAX_INLINE_DEPTH : P->depth);
-        return -1;
-    }
+    if (adi_nesting_error(P, line, col, "functions call each other")) return -1;
     adi_param *ps = adi_malloc((nargs ? nargs : 1) * sizeof *ps);
     if (!ps) longjmp(P->oom, 1);
     for (size_t k = 0; k < nargs; k++) {

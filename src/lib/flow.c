@@ -46,7 +46,7 @@ static ad_errclass nomem(const ad_tape *t, ad_diag *d)
 {
     if (!t->full) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
     ad_errclass e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes",
-                                t->limit < INT32_MAX ? t->limit : INT32_MAX);
+                                t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX);
     if (d) d->hint = AD_HINT_TAPE_LIMIT;
     return e;
 }
@@ -183,6 +183,7 @@ static ad_errclass bound(ad_tape *t, adi_prog *g, const span *b, const char *whi
     ad_errclass e;
     *node = adi_parse_span(t, g, b->off, b->end - b->off, b->line, b->col, NULL, 0, 0, d, &e);
     if (e) return e;
+    if (adi_is_vec(*node)) return adi_vec_root_error(g, *node, b->line, b->col, "a bound of 'for'", d);
     *v = t->rval[*node];
     if (isnan(*v) && !t->at && t->rdep[*node]) {
         t->undecided = 1;   /* no point: decided at each one (guard_bound holds nowhere) */

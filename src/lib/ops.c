@@ -3,6 +3,7 @@
  * --help and the man page check all read. */
 #include <string.h>
 #include "ops.h"
+#include "parse.h"
 #include "rules.h"
 
 const char adi_guard_failed[] = "the point takes another path";
@@ -39,7 +40,7 @@ int ad_reserved(const char *name, size_t len)
     static const char *const keywords[] = {"if", "else", "while", "for"};
     for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++)
         if (strlen(keywords[k]) == len && memcmp(keywords[k], name, len) == 0) return AD_RESERVED_KEYWORD;
-    return adi_fn_lookup(name, len) ? AD_RESERVED_FUNCTION : 0;
+    return adi_fn_lookup(name, len) || adi_vec_fn_lookup(name, len) >= 0 ? AD_RESERVED_FUNCTION : 0;
 }
 
 const char *ad_op_name(unsigned op) { return op < AD_OP_COUNT ? adi_ops[op].name : "?"; }
@@ -54,7 +55,7 @@ const char *ad_function(size_t i, const char **doc)
             return adi_functions[k].name;
         }
     }
-    return NULL;
+    return adi_vec_fn_doc(i, doc);   /* then the vector functions (vector.c) */
 }
 
 void adi_op_partials_not_finite(int op, double a, double b, double v, const double d[2], unsigned char st[2])

@@ -90,7 +90,7 @@ int adi_compare(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col)
 static int32_t memory_error(const ad_tape *t, ad_diag *d, ad_errclass *e)
 {
     if (t->full) {
-        *e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes", t->limit < INT32_MAX ? t->limit : INT32_MAX);
+        *e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes", t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX);
         if (d) d->hint = AD_HINT_TAPE_LIMIT;
     } else {
         *e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");

@@ -68,6 +68,11 @@ typedef struct adi_prog {
     struct adi_mblock *blocks;
     size_t nblocks, blockcap;
     uintptr_t stack_top;   /* the C stack where recording began (the guard of call.c) */
+    /* vector values (vector.c): each a run of element nodes in velem */
+    struct adi_vec *vecs;
+    size_t nvecs, veccap;
+    int32_t *velem;
+    size_t nvelem, velemcap;
 } adi_prog;
 
 /* a program over src[0..len) with no names bound and no functions */
@@ -118,8 +123,9 @@ int adi_is_else(const char *s, size_t end, size_t i);
 #define ADI_INLINE_STACK (192 * 1024)
 #endif
 
-/* an expression's meaning: a number (its node, cond -1) or a condition
- * (node -1, cond its outcome: 0 or 1) */
+/* an expression's meaning: a number (its node, cond -1), a vector (its
+ * handle, adi_is_vec, cond -1) or a condition (node -1, cond its outcome:
+ * 0 or 1) */
 typedef struct {
     int32_t node;
     int cond;
@@ -148,10 +154,61 @@ typedef struct adi_pctx {
     int end_line, end_col;  /* just past the last token (not whitespace) */
     size_t end_off;
     jmp_buf oom;            /* where the lexer's allocator failure lands */
+    size_t body_off;        /* where the body of sum(i = a..b, body) starts */
+    int body_line, body_col, body_depth;
     int capturing, capbad;  /* the steps are noted (memo.c); they cannot be */
     struct adi_mstep *cap;
     size_t ncap;
 } adi_pctx;
+
+/* ---- vector.c: vector values while recording ----
+ * A vector is a handle (ADI_VEC_BASE + its index in prog->vecs) wherever a
+ * node can be: a binding, a parameter, a parse's root, an argument.  Its
+ * elements are scalar nodes; the tape itself holds only scalars, so every
+ * engine differentiates vectors unchanged.  Nodes stay below the base. */
+struct adi_vec {
+    size_t off, len;        /* its elements: velem[off .. off+len) */
+};
+static inline int adi_is_vec(int32_t h) { return h >= ADI_VEC_BASE; }
+/* a new vector of len elements (to be filled through adi_vec_el); leaves
+ * through P->oom when out of memory */
+int32_t adi_vec_new(adi_pctx *P, size_t len);
+/* the elements and length of vector h (valid until the next adi_vec_new) */
+int32_t *adi_vec_el(const adi_prog *g, int32_t h);
+size_t adi_vec_len(const adi_prog *g, int32_t h);
+/* the node of name[0..len) when it is a declared vector input or a vector
+ * binding: the vector (input vectors are recorded element by element) */
+int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int line, int col);
+/* name[index] and name[lo..hi] (indices start at 1); -1 after a diagnostic */
+int32_t adi_vec_index(adi_pctx *P, const char *name, size_t len, int32_t index, int line, int col, int iline,
+                      int icol);
+int32_t adi_vec_slice(adi_pctx *P, const char *name, size_t len, int32_t lo, int32_t hi, int line, int col,
+                      int lline, int lcol, int hline, int hcol);
+/* a op b elementwise (code an operator of ops.def; b -1 for a unary one),
+ * a scalar broadcast; -1 after a diagnostic */
+int32_t adi_vec_op(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col);
+/* fn applied elementwise to the nargs arguments on top of P->args (some
+ * vectors, of one length), or max(v), min(v) of one vector; pops them */
+int32_t adi_vec_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int col);
+/* the vector functions (sum, prod, dot, norm, len, zeros): the one called
+ * name[0..len), or -1; its call with the nargs arguments on top of P->args */
+int adi_vec_fn_lookup(const char *name, size_t len);
+const char *adi_vec_fn_name(int f);
+/* vector function f (0, 1, ...) and its doc line; NULL past the last */
+const char *adi_vec_fn_doc(size_t f, const char **doc);
+int32_t adi_vec_fn_call(adi_pctx *P, int f, size_t nargs, int line, int col);
+/* [a, b, ...]: the nargs numbers on top of P->args as a vector */
+int32_t adi_vec_literal(adi_pctx *P, size_t nargs, int line, int col);
+/* sum or prod (f) of the body src[P->body_off..end) over name = lo..hi;
+ * -1 after a diagnostic */
+int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, int32_t lo, int32_t hi, size_t end,
+                        int line, int col, int lline, int lcol, int hline, int hcol);
+/* "a vector of N elements where a number is needed" at line:col: 1, or
+ * 0 when h is not a vector */
+int adi_vec_not_scalar(adi_pctx *P, int32_t h, int line, int col, const char *hint);
+/* the same for a parse's root outside the parser */
+ad_errclass adi_vec_root_error(const adi_prog *g, int32_t h, int line, int col, const char *where, ad_diag *d);
+void adi_vec_free(adi_prog *g);
 
 /* ---- memo.c: a loop's spans, parsed once and replayed ---- */
 /* the notes of a step of the parse being noted (no-ops when it is not) */
@@ -185,6 +242,9 @@ const char *adi_quote(char *buf, size_t bufsz, const char *s, size_t len);
 /* records fn(args...) with the nargs arguments on top of P->args; returns
  * the node or -1 after setting a diagnostic */
 int32_t adi_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int col);
+/* 1 after the error of nesting too deep (user functions, indexed sums):
+ * ADI_MAX_INLINE_DEPTH levels, or the C stack they may take; else 0 */
+int adi_nesting_error(adi_pctx *P, int line, int col, const char *what);
 /* inlines user function number fn with the nargs arguments on top of
  * P->args; the node or -1 after setting a diagnostic */
 int32_t adi_inline_call(adi_pctx *P, size_t fn, size_t nargs, int line, int col);

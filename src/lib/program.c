@@ -404,6 +404,7 @@ void adi_prog_free(adi_prog *g)
     free(g->loopvar);
     adi_prog_scanner_free(g);
     adi_memo_free(g);
+    adi_vec_free(g);
     adi_symtab_free(&g->bindings);
     adi_symtab_free(&g->funcs);
 }
@@ -452,6 +453,7 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
     }
     case AD_STMT_EXPR:
         *root = adi_parse_span(t, g, st->off, st->len, st->line, st->col, NULL, 0, 0, d, &e);
+        if (!e && adi_is_vec(*root)) e = adi_vec_root_error(g, *root, st->line, st->col, "this expression's value", d);
         return e;
     }
     return AD_E_NONE;

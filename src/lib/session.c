@@ -97,6 +97,20 @@ static void forget_values(ad_session *S)
     }
 }
 
+/* a point's name x[k] makes x a vector of at least k elements: 0 or -1 */
+static int declare_element(ad_tape *t, const char *name, size_t len)
+{
+    const char *open = memchr(name, '[', len);
+    if (!open || len < 3 || name[len - 1] != ']') return 0;
+    size_t base = (size_t)(open - name), k = 0;
+    for (const char *p = open + 1; p < name + len - 1; p++) {
+        if (*p < '0' || *p > '9' || k > AD_VECTOR_MAX) return 0;
+        k = k * 10 + (size_t)(*p - '0');
+    }
+    if (k == 0 || k > AD_VECTOR_MAX || k <= ad_tape_vector_len(t, name, base)) return 0;
+    return ad_tape_set_vector(t, name, base, k);
+}
+
 int ad_session_point(ad_session *S, const char *const *names, const double *values, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -109,6 +123,7 @@ int ad_session_point(ad_session *S, const char *const *names, const double *valu
             k = (int32_t)S->npoint++;
         }
         S->pval[k] = values[i];
+        if (declare_element(S->t, names[i], len) < 0) return -1;
     }
     /* control flow decides by the values at the point, as it records */
     S->t->at = &S->point;
@@ -214,6 +229,15 @@ static ad_errclass unbound_here(const ad_session *S, int32_t i, ad_diag *d)
     const adi_text *x = &t->rtext[adi_tape_leaf(t, i)];
     return ad_diag_set(d, AD_E_NAME, t->pos[i].line, t->pos[i].col, "variable '%.*s' has no value",
                        (int)(x->len > 60 ? 60 : x->len), t->pool + x->off);
+}
+
+/* a node of root: itself, or a vector's first element (a constant 0 for an
+ * empty one), to say which input has no value */
+static int32_t vec_first(ad_session *S, int32_t root)
+{
+    if (!adi_is_vec(root)) return root;
+    if (adi_vec_len(&S->g, root)) return adi_vec_el(&S->g, root)[0];
+    return adi_rec_const(S->t, 0, "0", 1, 1, 1);
 }
 
 /* computes root's value at the point (ad_eval's rules: its domain errors,
@@ -415,7 +439,7 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
         e = adi_err_nomem(d);
     if (!e && u >= 0 && root >= 0) {
         /* the command words it (it knows how a value is given) */
-        if (extract(S, &m, root, out) < 0) {
+        if (extract(S, &m, vec_first(S, root), out) < 0) {
             e = adi_err_nomem(d);
         } else {
             size_t l = adi_tape_leaf(S->t, u);
@@ -427,7 +451,9 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
             e = *unbound != (size_t)-1 ? AD_E_NAME : unbound_here(S, u, d);
         }
     } else if (!e && st.kind == AD_STMT_ASSIGN) {
-        e = value(S, root, d);
+        if (!adi_is_vec(root)) e = value(S, root, d);
+        for (size_t k = 0; adi_is_vec(root) && !e && k < adi_vec_len(&S->g, root); k++)
+            e = value(S, adi_vec_el(&S->g, root)[k], d);   /* each element's */
         if (!e && adi_prog_bind(&S->g, &st, root) < 0) e = adi_err_nomem(d);
         if (!e) {
             keep(S, &m);

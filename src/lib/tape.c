@@ -32,6 +32,7 @@ ad_tape *ad_tape_new(void)
     t->max_iter = AD_TAPE_DEFAULT_ITERATIONS;
     adi_symtab_init(&t->vars);
     adi_symtab_init(&t->consts);
+    adi_symtab_init(&t->vecs);
     return t;
 }
 
@@ -56,6 +57,7 @@ void ad_tape_free(ad_tape *t)
     adi_flow_free(t->flow);
     adi_symtab_free(&t->vars);
     adi_symtab_free(&t->consts);
+    adi_symtab_free(&t->vecs);
     free(t);
 }
 
@@ -64,6 +66,22 @@ void ad_tape_set_iterations(ad_tape *t, size_t n) { t->max_iter = n; }
 void ad_tape_set_first_line(ad_tape *t, int line) { t->first_line = line; }
 size_t ad_tape_nguards(const ad_tape *t) { return t->nguards; }
 void ad_tape_keep_names(ad_tape *t, int on) { t->keepnames = on != 0; }
+
+int ad_tape_set_vector(ad_tape *t, const char *name, size_t namelen, size_t len)
+{
+    if (len > AD_VECTOR_MAX) return -1;
+    if (len == 0) {
+        adi_symtab_forget(&t->vecs, name, namelen);
+        return 0;
+    }
+    return adi_symtab_set(&t->vecs, name, namelen, (int32_t)len);
+}
+
+size_t ad_tape_vector_len(const ad_tape *t, const char *name, size_t namelen)
+{
+    int32_t n = adi_symtab_get(&t->vecs, name, namelen);
+    return n > 0 ? (size_t)n : 0;
+}
 
 void adi_flow_free(adi_flowsrc *f)
 {
@@ -94,7 +112,7 @@ void ad_tape_reset(ad_tape *t)
 static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int col)
 {
     if (t->nomem) return -1;
-    if (t->n >= t->limit || t->n >= INT32_MAX) {
+    if (t->n >= t->limit || t->n >= ADI_NODE_MAX) {
         t->nomem = t->full = 1;
         return -1;
     }

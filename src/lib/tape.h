@@ -13,6 +13,11 @@
 #include "symtab.h"
 #include "ops.h"
 
+/* A tape has at most ADI_NODE_MAX nodes: the numbers from ADI_VEC_BASE up
+ * are the handles of vectors while recording (vector.c) */
+#define ADI_VEC_BASE 0x40000000
+#define ADI_NODE_MAX (ADI_VEC_BASE - 1)
+
 typedef struct {
     int32_t line, col;
     int32_t src;         /* which of the recorded sources (0 when only one) */
@@ -66,6 +71,8 @@ struct ad_tape {
     char *pool;
     size_t pool_len, pool_cap;
     adi_symtab vars, consts;
+    adi_symtab vecs;     /* declared vector variables: name -> length
+                          * (ad_tape_set_vector; kept by ad_tape_reset) */
     int nomem;           /* an allocation failed while recording */
     int full;            /* ...or the recording reached limit nodes */
     size_t limit;

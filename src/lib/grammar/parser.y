@@ -34,6 +34,7 @@ typedef struct ADI_YYLTYPE {
 
 %code provides {
 int adi_yylex(ADI_YYSTYPE *lval, ADI_YYLTYPE *lloc, yyscan_t scanner);
+void adi_lex_body(yyscan_t scanner);
 #define ERROR ADI_YYerror
 }
 
@@ -77,7 +78,7 @@ static int32_t op(adi_pctx *P, int code, int32_t a, int32_t b, const ADI_YYLTYPE
 static adi_val number(int32_t node) { return (adi_val){node, -1}; }
 static adi_val condition(int truth) { return (adi_val){-1, truth}; }
 
-/* 0 when v is a number; else the error at l, and 1 */
+/* 0 when v is a number or a vector; else the error at l, and 1 */
 static int not_number(adi_pctx *P, adi_val v, const ADI_YYLTYPE *l)
 {
     if (v.cond < 0) return 0;
@@ -86,10 +87,21 @@ static int not_number(adi_pctx *P, adi_val v, const ADI_YYLTYPE *l)
     return 1;
 }
 
+/* 0 when v is a number (not a vector); else the error at l, and 1 */
+static int not_scalar(adi_pctx *P, adi_val v, const ADI_YYLTYPE *l, const char *hint)
+{
+    return not_number(P, v, l) || adi_vec_not_scalar(P, v.node, l->first_line, l->first_column, hint);
+}
+
 /* 0 when v is a condition; else the error at l, and 1 */
 static int not_condition(adi_pctx *P, adi_val v, const ADI_YYLTYPE *l)
 {
     if (v.cond >= 0) return 0;
+    if (adi_is_vec(v.node)) {
+        adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
+                   "a vector is not a condition: compare its elements, as in v[1] > 0");
+        return 1;
+    }
     adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
                "a number is not a condition: compare it, as in x != 0");
     return 1;
@@ -98,16 +110,32 @@ static int not_condition(adi_pctx *P, adi_val v, const ADI_YYLTYPE *l)
 /* a comparison of two numbers: its outcome (adi_compare records the guard) */
 #define CMP(res, code, A, B, la, lb, lop)                                      \
     do {                                                                       \
-        if (not_number(P, A, la) || not_number(P, B, lb)) YYABORT;             \
+        if (not_scalar(P, A, la, "compare its elements, as in v[1] < w[1]") ||  \
+            not_scalar(P, B, lb, "compare its elements, as in v[1] < w[1]")) YYABORT; \
         res = condition(adi_compare(P, code, (A).node, (B).node, (lop)->first_line, (lop)->first_column));        \
     } while (0)
 
-/* an operation on two numbers (b.node -1 for one) */
+/* an operation on two numbers (b.node -1 for one), elementwise when
+ * either is a vector */
 #define NUM2(res, code, A, B, la, lb, lop)                                     \
     do {                                                                       \
         if (not_number(P, A, la) || not_number(P, B, lb)) YYABORT;             \
-        res = number(op(P, code, (A).node, (B).node, lop));                    \
+        if (adi_is_vec((A).node) || adi_is_vec((B).node)) {                    \
+            res = number(adi_vec_op(P, code, (A).node, (B).node,               \
+                                    (lop)->first_line, (lop)->first_column));  \
+            if ((res).node < 0) YYABORT;                                       \
+        } else {                                                               \
+            res = number(op(P, code, (A).node, (B).node, lop));                \
+        }                                                                      \
     } while (0)
+
+/* the vectors among the nargs arguments on top of P->args: any */
+static int any_vector(const adi_pctx *P, size_t nargs)
+{
+    for (size_t i = P->nargs - nargs; i < P->nargs; i++)
+        if (adi_is_vec(P->args[i])) return 1;
+    return 0;
+}
 
 static void push_arg(adi_pctx *P, int32_t node)
 {
@@ -123,12 +151,19 @@ static void push_arg(adi_pctx *P, int32_t node)
     size_t count;          /* arguments pushed on P->args */
     const adi_fninfo *fn;   /* a function's table entry */
     long ufn;              /* a user function (program.c) */
+    int vfn;               /* a vector function (vector.c) */
+    struct { int f; unsigned off, len; } red;   /* sum(i =, prod(i =: which, and i */
 }
 
 %token <node> NUM "number"
 %token <node> VAR "name"
 %token <fn>   FUNC "function"
 %token <ufn>  UFUNC "user function"
+%token <vfn>  VFUNC "vector function"
+%token <red>  IRED "'sum(i ='"
+%token IVAR "vector name"
+%token BODY "expression"
+%token DOTDOT "'..'"
 %token IF "'if'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='" AND "'&&'" OR "'||'"
 %type  <v> expr
 %type  <count> args
@@ -198,10 +233,48 @@ expr
             YYABORT;
         }
     | '(' expr ')'           { $$ = $2; }
+    | IVAR '[' expr ']'      {
+            if (not_number(P, $3, &@3)) YYABORT;
+            $$ = number(adi_vec_index(P, P->src + @1.off, @1.end - @1.off, $3.node, @1.first_line,
+                                      @1.first_column, @3.first_line, @3.first_column));
+            if ($$.node < 0) YYABORT;
+        }
+    | IVAR '[' expr DOTDOT expr ']' {
+            if (not_number(P, $3, &@3) || not_number(P, $5, &@5)) YYABORT;
+            $$ = number(adi_vec_slice(P, P->src + @1.off, @1.end - @1.off, $3.node, $5.node, @1.first_line,
+                                      @1.first_column, @3.first_line, @3.first_column, @5.first_line,
+                                      @5.first_column));
+            if ($$.node < 0) YYABORT;
+        }
+    | '[' args ']'           { $$ = number(adi_vec_literal(P, $2, @1.first_line, @1.first_column)); }
+    | '[' ']'                { $$ = number(adi_vec_literal(P, 0, @1.first_line, @1.first_column)); }
+    | VFUNC '(' args ')'     {
+            $$ = number(adi_vec_fn_call(P, $1, $3, @1.first_line, @1.first_column));
+            if ($$.node < 0) YYABORT;
+        }
+    | VFUNC '(' ')'          {
+            $$ = number(adi_vec_fn_call(P, $1, 0, @1.first_line, @1.first_column));
+            if ($$.node < 0) YYABORT;
+        }
+    | VFUNC                  {
+            const char *name = adi_vec_fn_name($1);
+            adi_perror(P, AD_E_NAME, @1.first_line, @1.first_column,
+                      "'%s' is a function: call it as %s(...)", name, name);
+            YYABORT;
+        }
+    | IRED expr DOTDOT expr ',' { adi_lex_body(scanner); }
+      BODY ')'               {
+            if (not_number(P, $2, &@2) || not_number(P, $4, &@4)) YYABORT;
+            $$ = number(adi_vec_indexed(P, $1.f, $1.off, $1.len, $2.node, $4.node, @7.end,
+                                        @1.first_line, @1.first_column, @2.first_line, @2.first_column,
+                                        @4.first_line, @4.first_column));
+            if ($$.node < 0) YYABORT;
+        }
     | NUM                    { $$ = number($1); }
     | VAR                    { $$ = number($1); }
     | FUNC '(' args ')'      {
-            $$ = number(adi_call(P, $1, $3, @1.first_line, @1.first_column));
+            if (any_vector(P, $3)) $$ = number(adi_vec_call(P, $1, $3, @1.first_line, @1.first_column));
+            else $$ = number(adi_call(P, $1, $3, @1.first_line, @1.first_column));
             if ($$.node < 0) YYABORT;
         }
     | FUNC '(' ')'           {
@@ -262,7 +335,11 @@ static const char *describe(adi_pctx *P, yysymbol_kind_t k, const ADI_YYLTYPE *l
     case YYSYMBOL_VAR:
         snprintf(buf, n, "name '%s'", adi_quote(q, sizeof q, P->src + l->off, l->end - l->off));
         return buf;
+    case YYSYMBOL_IVAR:
+        snprintf(buf, n, "name '%s'", adi_quote(q, sizeof q, P->src + l->off, l->end - l->off));
+        return buf;
     case YYSYMBOL_UFUNC:
+    case YYSYMBOL_VFUNC:
     case YYSYMBOL_FUNC:
         snprintf(buf, n, "function '%s'", adi_quote(q, sizeof q, P->src + l->off, l->end - l->off));
         return buf;

@@ -1,0 +1,475 @@
+/* vector.c - vector values while an expression is recorded: vector
+ * variables, indexing and slices, elementwise operators and functions,
+ * literals, reductions and the indexed sum(i = a..b, body).
+ *
+ * The tape holds scalars only.  A vector exists while recording: a handle
+ * (ADI_VEC_BASE + index, parse.h) naming a run of element nodes.  So x * y
+ * over n elements records n multiplications, and every engine (forward,
+ * reverse, Hessian, Taylor, batch) differentiates vectors unchanged.  A
+ * vector variable x of n elements is the n inputs x[1] ... x[n] (indices
+ * start at 1, as in mathematics, Fortran, Julia and R); x[i] records only
+ * the input it names, so sum(i = 1..n, x[i]) costs n, not n^2.
+ *
+ * Reductions fold from the left (sum(v) is ((v1 + v2) + v3) + ...), so a
+ * sum gives the same bits as the same terms written out with '+'. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "parse.h"
+#include "alloc.h"
+
+/* ---- handles ---- */
+
+int32_t adi_vec_new(adi_pctx *P, size_t len)
+{
+    adi_prog *g = P->prog;
+    if (g->nvecs >= (size_t)INT32_MAX - ADI_VEC_BASE || len > (size_t)AD_VECTOR_MAX ||
+        adi_grow((void **)&g->vecs, &g->veccap, g->nvecs + 1, sizeof *g->vecs) < 0 ||
+        adi_grow((void **)&g->velem, &g->velemcap, g->nvelem + len + 1, sizeof *g->velem) < 0)
+        longjmp(P->oom, 1);
+    g->vecs[g->nvecs] = (struct adi_vec){g->nvelem, len};
+    g->nvelem += len;
+    adi_memo_bad(P);   /* a loop's notes hold scalars only: its span is parsed again */
+    return (int32_t)(ADI_VEC_BASE + g->nvecs++);
+}
+
+int32_t *adi_vec_el(const adi_prog *g, int32_t h) { return g->velem + g->vecs[h - ADI_VEC_BASE].off; }
+size_t adi_vec_len(const adi_prog *g, int32_t h) { return g->vecs[h - ADI_VEC_BASE].len; }
+
+void adi_vec_free(adi_prog *g)
+{
+    free(g->vecs);
+    free(g->velem);
+    g->vecs = NULL;
+    g->velem = NULL;
+    g->nvecs = g->veccap = g->nvelem = g->velemcap = 0;
+}
+
+/* ---- recording ---- */
+
+static int32_t rec(adi_pctx *P, int op, int32_t a, int32_t b, int line, int col)
+{
+    int32_t i = adi_rec_op(P->t, op, a, b, line, col);
+    if (i < 0) longjmp(P->oom, 1);
+    return i;
+}
+
+static int32_t whole_const(adi_pctx *P, double v, int line, int col)
+{
+    char text[32];
+    int n = snprintf(text, sizeof text, "%.17g", v);
+    int32_t i = adi_rec_const(P->t, v, text, (size_t)n, line, col);
+    if (i < 0) longjmp(P->oom, 1);
+    return i;
+}
+
+/* name[k] into buf (which holds len + 24 bytes): its length */
+static size_t element_name(char *buf, const char *name, size_t len, size_t k)
+{
+    char digits[24];
+    size_t nd = 0;
+    do digits[nd++] = (char)('0' + k % 10); while ((k /= 10) != 0);
+    memcpy(buf, name, len);
+    size_t j = len;
+    buf[j++] = '[';
+    while (nd) buf[j++] = digits[--nd];
+    buf[j++] = ']';
+    return j;
+}
+
+/* input name[k] of a declared vector */
+static int32_t input_element(adi_pctx *P, const char *name, size_t len, size_t k, int line, int col)
+{
+    char small[96], *buf = small;
+    if (len + 24 > sizeof small && !(buf = adi_malloc(len + 24))) longjmp(P->oom, 1);
+    size_t n = element_name(buf, name, len, k);
+    int32_t i = adi_rec_var(P->t, buf, n, line, col);
+    if (buf != small) free(buf);
+    if (i < 0) longjmp(P->oom, 1);
+    return i;
+}
+
+int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int line, int col)
+{
+    int32_t h = adi_vec_new(P, n);
+    for (size_t k = 0; k < n; k++) {
+        int32_t e = input_element(P, name, len, k + 1, line, col);
+        adi_vec_el(P->prog, h)[k] = e;
+    }
+    return h;
+}
+
+/* ---- errors ---- */
+
+static const char *quoted(char *q, size_t n, const char *s, size_t len) { return adi_quote(q, n, s, len); }
+
+int adi_vec_not_scalar(adi_pctx *P, int32_t h, int line, int col, const char *hint)
+{
+    if (!adi_is_vec(h)) return 0;
+    size_t n = adi_vec_len(P->prog, h);
+    adi_perror(P, AD_E_SYNTAX, line, col, "a vector (of %zu element%s) where a number is needed%s%s", n,
+               n == 1 ? "" : "s", hint ? ": " : "", hint ? hint : "");
+    return 1;
+}
+
+ad_errclass adi_vec_root_error(const adi_prog *g, int32_t h, int line, int col, const char *where, ad_diag *d)
+{
+    size_t n = adi_vec_len(g, h);
+    return ad_diag_set(d, AD_E_SYNTAX, line, col,
+                       "%s is a vector (of %zu element%s); a number is needed: reduce it, as with sum(...), "
+                       "or index it, as with v[1]",
+                       where, n, n == 1 ? "" : "s");
+}
+
+/* the whole number node i stands for, checked: 0, or -1 after a diagnostic */
+static int whole(adi_pctx *P, int32_t i, const char *what, int line, int col, double *v)
+{
+    if (adi_vec_not_scalar(P, i, line, col, NULL)) return -1;
+    if (P->t->rdep[i] && !P->prog->checking) {
+        adi_perror(P, AD_E_SYNTAX, line, col,
+                   "%s depends on a variable: it must be fixed when the expression is recorded", what);
+        return -1;
+    }
+    *v = P->t->rval[i];
+    if (P->prog->checking) *v = 1;   /* a stand-in while a function's body is checked */
+    if (!(fabs(*v) <= 9007199254740992.0) || *v != floor(*v)) {
+        char num[40];
+        snprintf(num, sizeof num, "%.17g", *v);
+        adi_perror(P, AD_E_DOMAIN, line, col, "%s is %s, not a whole number", what, num);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- indexing ---- */
+
+/* what name[0..len) is: a vector (*h its handle, or -1 for a declared
+ * input vector of *n elements), or not (0) */
+static int lookup(adi_pctx *P, const char *name, size_t len, int32_t *h, size_t *n)
+{
+    for (size_t k = 0; k < P->nparams; k++)
+        if (P->params[k].len == len && !memcmp(P->params[k].name, name, len)) {
+            *h = P->params[k].node;
+            goto bound;
+        }
+    *h = adi_symtab_get(&P->prog->bindings, name, len);
+    if (*h >= 0) goto bound;
+    *h = -1;
+    *n = ad_tape_vector_len(P->t, name, len);
+    return *n > 0;
+bound:
+    if (!adi_is_vec(*h)) return 0;
+    *n = adi_vec_len(P->prog, *h);
+    return 1;
+}
+
+static int not_vector(adi_pctx *P, const char *name, size_t len, int line, int col)
+{
+    char q[80];
+    if (P->prog->checking) return 0;   /* a stand-in parameter: the call will tell */
+    adi_perror(P, AD_E_NAME, line, col, "'%s' is not a vector, so it cannot be indexed",
+               quoted(q, sizeof q, name, len));
+    return 1;
+}
+
+/* the index node i as a position in a vector of n: 0, or -1 */
+static int position(adi_pctx *P, int32_t i, const char *name, size_t len, size_t n, size_t lo_ok, int line,
+                    int col, size_t *k)
+{
+    double v;
+    char q[80];
+    if (whole(P, i, "an index", line, col, &v) < 0) return -1;
+    if (P->prog->checking) {
+        *k = 1;
+        return 0;
+    }
+    if (v < (double)lo_ok || v > (double)n) {
+        quoted(q, sizeof q, name, len);
+        if (v < 1 && lo_ok == 1)
+            adi_perror(P, AD_E_DOMAIN, line, col, "index %.0f is out of range: indices start at 1 (%s has %zu element%s)",
+                       v, q, n, n == 1 ? "" : "s");
+        else
+            adi_perror(P, AD_E_DOMAIN, line, col, "index %.0f is out of range: %s has %zu element%s", v, q, n,
+                       n == 1 ? "" : "s");
+        return -1;
+    }
+    *k = (size_t)v;
+    return 0;
+}
+
+int32_t adi_vec_index(adi_pctx *P, const char *name, size_t len, int32_t index, int line, int col, int iline,
+                      int icol)
+{
+    int32_t h;
+    size_t n, k;
+    if (!lookup(P, name, len, &h, &n)) {
+        if (not_vector(P, name, len, line, col)) return -1;
+        return whole_const(P, 1, line, col);
+    }
+    if (position(P, index, name, len, n, 1, iline, icol, &k) < 0) return -1;
+    adi_memo_bad(P);
+    if (h < 0) return input_element(P, name, len, k, line, col);
+    return adi_vec_el(P->prog, h)[k - 1];
+}
+
+int32_t adi_vec_slice(adi_pctx *P, const char *name, size_t len, int32_t lo, int32_t hi, int line, int col,
+                      int lline, int lcol, int hline, int hcol)
+{
+    int32_t h;
+    size_t n, a, b;
+    if (!lookup(P, name, len, &h, &n)) {
+        if (not_vector(P, name, len, line, col)) return -1;
+        return adi_vec_new(P, 0);
+    }
+    if (position(P, lo, name, len, n, 1, lline, lcol, &a) < 0) return -1;
+    /* x[a..a-1] is empty (x[n+1..n] too); an end further below is a mistake */
+    if (position(P, hi, name, len, n, a - 1, hline, hcol, &b) < 0) {
+        if (P->t->rval[hi] < (double)a - 1 && P->t->rval[hi] >= 0) {
+            P->failed = 0;
+            adi_perror(P, AD_E_DOMAIN, hline, hcol, "the slice ends at %.0f, before it starts at %zu",
+                       P->t->rval[hi], a);
+        }
+        return -1;
+    }
+    if (P->prog->checking) b = a;
+    int32_t r = adi_vec_new(P, b + 1 - a);
+    for (size_t k = a; k <= b; k++) {
+        int32_t e = h < 0 ? input_element(P, name, len, k, line, col) : adi_vec_el(P->prog, h)[k - 1];
+        adi_vec_el(P->prog, r)[k - a] = e;
+    }
+    return r;
+}
+
+/* ---- elementwise ---- */
+
+/* the common length of the vectors among args[0..n), or -1 after a
+ * diagnostic when two differ */
+static long common_len(adi_pctx *P, const int32_t *args, size_t n, int line, int col)
+{
+    long len = -1;
+    size_t first = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!adi_is_vec(args[i])) continue;
+        size_t m = adi_vec_len(P->prog, args[i]);
+        if (len < 0) {
+            len = (long)m;
+            first = i;
+        } else if ((size_t)len != m) {
+            if (n == 2)
+                adi_perror(P, AD_E_DOMAIN, line, col, "vector lengths differ: %ld and %zu elements", len, m);
+            else
+                adi_perror(P, AD_E_DOMAIN, line, col,
+                           "vector lengths differ: argument %zu has %ld elements, argument %zu has %zu", first + 1,
+                           len, i + 1, m);
+            return -2;
+        }
+    }
+    return len;
+}
+
+static int32_t elem(const adi_prog *g, int32_t h, size_t k) { return adi_is_vec(h) ? adi_vec_el(g, h)[k] : h; }
+
+int32_t adi_vec_op(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col)
+{
+    int32_t ab[2] = {a, b};
+    long n = common_len(P, ab, b < 0 ? 1 : 2, line, col);
+    if (n < -1) return -1;
+    int32_t r = adi_vec_new(P, (size_t)n);
+    for (long k = 0; k < n; k++) {
+        int32_t x = rec(P, code, elem(P->prog, a, (size_t)k), b < 0 ? -1 : elem(P->prog, b, (size_t)k), line, col);
+        adi_vec_el(P->prog, r)[k] = x;
+    }
+    return r;
+}
+
+/* folds v's elements with op from the left; empty gives unit (a node), or
+ * none (-1 after a diagnostic naming what) */
+static int32_t fold(adi_pctx *P, int op, int32_t v, int32_t unit, const char *what, int line, int col)
+{
+    size_t n = adi_vec_len(P->prog, v);
+    if (n == 0) {
+        if (unit >= 0) return unit;
+        adi_perror(P, AD_E_DOMAIN, line, col, "%s of an empty vector has no value", what);
+        return -1;
+    }
+    int32_t r = adi_vec_el(P->prog, v)[0];
+    for (size_t k = 1; k < n; k++) r = rec(P, op, r, adi_vec_el(P->prog, v)[k], line, col);
+    return r;
+}
+
+int32_t adi_vec_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, int col)
+{
+    size_t base = P->nargs - nargs;
+    if (nargs == 1 && fn->nargs_max == ADI_VARIADIC && !fn->derived) {
+        /* max(v), min(v): the largest, the smallest element */
+        int32_t r = fold(P, fn->code, P->args[base], -1, fn->name, line, col);
+        P->nargs = base;
+        return r;
+    }
+    long n = common_len(P, P->args + base, nargs, line, col);
+    if (n < -1) return -1;
+    int32_t r = adi_vec_new(P, (size_t)n);
+    for (long k = 0; k < n; k++) {
+        for (size_t i = 0; i < nargs; i++) {
+            if (adi_grow((void **)&P->args, &P->argcap, P->nargs + 1, sizeof *P->args) < 0) longjmp(P->oom, 1);
+            P->args[P->nargs++] = elem(P->prog, P->args[base + i], (size_t)k);
+        }
+        int32_t x = adi_call(P, fn, nargs, line, col);
+        if (x < 0) return -1;
+        adi_vec_el(P->prog, r)[k] = x;
+    }
+    P->nargs = base;
+    return r;
+}
+
+int32_t adi_vec_literal(adi_pctx *P, size_t nargs, int line, int col)
+{
+    (void)line;
+    (void)col;
+    size_t base = P->nargs - nargs, n = 0;
+    for (size_t i = 0; i < nargs; i++) {
+        int32_t a = P->args[base + i];
+        n += adi_is_vec(a) ? adi_vec_len(P->prog, a) : 1;
+    }
+    /* a vector among the elements is spliced in: [x, 0] is x with a 0 after it */
+    int32_t r = adi_vec_new(P, n);
+    size_t j = 0;
+    for (size_t i = 0; i < nargs; i++) {
+        int32_t a = P->args[base + i];
+        if (!adi_is_vec(a)) {
+            adi_vec_el(P->prog, r)[j++] = a;
+            continue;
+        }
+        size_t m = adi_vec_len(P->prog, a);
+        memcpy(adi_vec_el(P->prog, r) + j, adi_vec_el(P->prog, a), m * sizeof(int32_t));
+        j += m;
+    }
+    P->nargs = base;
+    return r;
+}
+
+/* ---- the vector functions ---- */
+
+enum { VF_SUM, VF_PROD, VF_DOT, VF_NORM, VF_LEN, VF_ZEROS };
+static const struct {
+    const char *name;
+    int nargs;
+    const char *doc;     /* for --help and the man page (ad_function) */
+} vfns[] = {
+    [VF_SUM] = {"sum", 1, "sum of a vector's elements (0 when empty); sum(i = a..b, expr) sums expr over i"},
+    [VF_PROD] = {"prod", 1, "product of a vector's elements (1 when empty); prod(i = a..b, expr) too"},
+    [VF_DOT] = {"dot", 2, "dot product of two vectors of one length"},
+    [VF_NORM] = {"norm", 1, "Euclidean norm sqrt(dot(v, v)); singular at the zero vector"},
+    [VF_LEN] = {"len", 1, "number of elements of a vector"},
+    [VF_ZEROS] = {"zeros", 1, "a vector of n zeros (n whole, fixed when recorded)"},
+};
+
+int adi_vec_fn_lookup(const char *name, size_t len)
+{
+    for (size_t f = 0; f < sizeof vfns / sizeof *vfns; f++)
+        if (strlen(vfns[f].name) == len && !memcmp(vfns[f].name, name, len)) return (int)f;
+    return -1;
+}
+
+const char *adi_vec_fn_name(int f) { return vfns[f].name; }
+
+const char *adi_vec_fn_doc(size_t f, const char **doc)
+{
+    if (f >= sizeof vfns / sizeof *vfns) return NULL;
+    if (doc) *doc = vfns[f].doc;
+    return vfns[f].name;
+}
+
+int32_t adi_vec_fn_call(adi_pctx *P, int f, size_t nargs, int line, int col)
+{
+    const char *name = vfns[f].name;
+    if (nargs != (size_t)vfns[f].nargs) {
+        adi_perror(P, AD_E_SYNTAX, line, col, "%s takes %d argument%s, got %zu", name, vfns[f].nargs,
+                   vfns[f].nargs == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    int32_t *a = P->args + P->nargs - nargs;
+    P->nargs -= nargs;
+    if (f == VF_ZEROS) {
+        double v;
+        if (whole(P, a[0], "the length of zeros(n)", line, col, &v) < 0) return -1;
+        if (v < 0 || v > AD_VECTOR_MAX) {
+            adi_perror(P, AD_E_DOMAIN, line, col, "zeros(%.0f): a length is from 0 to %d", v, AD_VECTOR_MAX);
+            return -1;
+        }
+        int32_t z = whole_const(P, 0, line, col);
+        int32_t r = adi_vec_new(P, (size_t)v);
+        for (size_t k = 0; k < (size_t)v; k++) adi_vec_el(P->prog, r)[k] = z;
+        return r;
+    }
+    for (size_t i = 0; i < nargs; i++)
+        if (!adi_is_vec(a[i])) {
+            if (P->prog->checking) return a[i];   /* stand-ins: the call will tell */
+            adi_perror(P, AD_E_SYNTAX, line, col, "%s takes %s, got a number", name,
+                       nargs == 1 ? "a vector" : "vectors");
+            return -1;
+        }
+    adi_memo_bad(P);
+    switch (f) {
+    case VF_SUM: return fold(P, AD_OP_ADD, a[0], whole_const(P, 0, line, col), name, line, col);
+    case VF_PROD: return fold(P, AD_OP_MUL, a[0], whole_const(P, 1, line, col), name, line, col);
+    case VF_LEN: return whole_const(P, (double)adi_vec_len(P->prog, a[0]), line, col);
+    case VF_NORM: {
+        int32_t sq = adi_vec_op(P, AD_OP_MUL, a[0], a[0], line, col);
+        return rec(P, AD_OP_SQRT, fold(P, AD_OP_ADD, sq, whole_const(P, 0, line, col), name, line, col), -1, line,
+                   col);
+    }
+    default: {   /* VF_DOT */
+        int32_t pr = adi_vec_op(P, AD_OP_MUL, a[0], a[1], line, col);
+        if (pr < 0) return -1;
+        return fold(P, AD_OP_ADD, pr, whole_const(P, 0, line, col), name, line, col);
+    }
+    }
+}
+
+int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, int32_t lo, int32_t hi, size_t end,
+                        int line, int col, int lline, int lcol, int hline, int hcol)
+{
+    double a, b;
+    if (whole(P, lo, "the start of the range", lline, lcol, &a) < 0 ||
+        whole(P, hi, "the end of the range", hline, hcol, &b) < 0)
+        return -1;
+    if (adi_nesting_error(P, line, col, "sums, products and functions nest")) return -1;
+    adi_memo_bad(P);
+    int op = f == VF_SUM ? AD_OP_ADD : AD_OP_MUL;
+    if (b < a || P->prog->checking) {
+        if (b < a && b != a - 1 && !P->prog->checking) {
+            adi_perror(P, AD_E_DOMAIN, hline, hcol, "the range ends at %.0f, before it starts at %.0f", b, a);
+            return -1;
+        }
+        if (b < a) return whole_const(P, f == VF_SUM ? 0 : 1, line, col);
+        b = a;   /* checking a body: once */
+    }
+    /* the body is parsed once for each value of the index, bound to it as a
+     * parameter, after the parameters bound now */
+    adi_param *ps = adi_malloc((P->nparams + 1) * sizeof *ps);
+    if (!ps) longjmp(P->oom, 1);
+    if (P->nparams) memcpy(ps, P->params, P->nparams * sizeof *ps);
+    ps[P->nparams].name = P->src + name_off;
+    ps[P->nparams].len = name_len;
+    int32_t acc = -1;
+    for (double i = a; i <= b; i++) {
+        ps[P->nparams].node = whole_const(P, i, lline, lcol);
+        ad_errclass e;
+        int32_t r = adi_parse_span(P->t, P->prog, P->body_off, end - P->body_off, P->body_line, P->body_col, ps,
+                                   P->nparams + 1, P->depth + 1, P->diag, &e);
+        if (r < 0) {
+            free(ps);
+            P->failed = 1;   /* the body's own parse has said what is wrong */
+            P->cls = e;
+            return -1;
+        }
+        if (adi_vec_not_scalar(P, r, P->body_line, P->body_col, "the body of sum(i = ...) and prod(i = ...) is a number")) {
+            free(ps);
+            return -1;
+        }
+        acc = acc < 0 ? r : rec(P, op, acc, r, line, col);
+    }
+    free(ps);
+    return acc;
+}
