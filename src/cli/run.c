@@ -137,6 +137,16 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     memset(pt, 0, sizeof *pt);
     ad_errclass e = cli_prepare(o, t, d);
     if (e) return e;
+    /* (until the printers know vector values: one number per expression) */
+    for (size_t s = 0; s < ad_tape_nsources(t); s++) {
+        size_t first;
+        int vec;
+        ad_tape_source_outputs(t, s, &first, &vec);
+        if (vec) {
+            if (d) d->src = (int)s;
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "the value of expression %zu is a vector: not printed yet", s + 1);
+        }
+    }
     ad_request rq;
     cli_request(o, n > 1 || o->jacobian || o->adjoint, &rq);
     size_t i;

@@ -157,6 +157,12 @@ const char *ad_tape_const_text(const ad_tape *t, size_t i, size_t *len);
 void ad_tape_pos(const ad_tape *t, size_t i, int *line, int *col);
 int ad_tape_source(const ad_tape *t, size_t i);
 size_t ad_tape_noutputs(const ad_tape *t);
+/* the sources ad_parse_many recorded, and the outputs of source s: the
+ * first's index (returned in *first) and their count, 1 for a number and
+ * the length for a vector (*vector set: its value is a vector, one output
+ * per element) */
+size_t ad_tape_nsources(const ad_tape *t);
+size_t ad_tape_source_outputs(const ad_tape *t, size_t s, size_t *first, int *vector);
 size_t ad_tape_output(const ad_tape *t, size_t o);   /* node of output o */
 /* bytes per node: instruction plus primal value */
 size_t ad_node_bytes(void);

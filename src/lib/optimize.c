@@ -158,6 +158,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
         u->max_iter = t->max_iter;
         u->novalues = 1;   /* the values were the recording's business */
         u->keepnames = t->keepnames;
+        u->first_line = t->first_line;
         adi_tape_lend_spare(t, &map, &flag, &cv);
     }
     adi_tape_release_spare(t);   /* the new tape is about to need the memory */
@@ -247,6 +248,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
             goto out;
     for (size_t o = 0; o < t->nout; o++)
         if (adi_tape_add_output(u, map[t->outs[o]]) < 0) goto out;
+    if (adi_tape_copy_sources(u, t) < 0) goto out;
     if (adi_tape_finish(u) < 0) goto out;
     /* the optimised tape takes the place of the old one */
     ad_tape tmp = *t;

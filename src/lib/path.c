@@ -249,8 +249,12 @@ static ad_errclass record(const ad_plan *p, const double *point, ad_tape **out, 
         t->at = &p->vars;
         t->atv = point;
         size_t failed = 0;
-        e = ad_parse_many(t, src, f->len, f->n, &failed, d);
-        if (e && d) d->src = (int)failed;
+        if (adi_symtab_copy(&t->vecs, &p->t->vecs) < 0) {
+            e = adi_err_nomem(d);
+        } else {
+            e = ad_parse_many(t, src, f->len, f->n, &failed, d);
+            if (e && d) d->src = (int)failed;
+        }
         t->at = NULL;
         t->atv = NULL;
         if (!e && f->optimized && ad_optimize(t, NULL) < 0) e = adi_err_nomem(d);

@@ -453,7 +453,6 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
     }
     case AD_STMT_EXPR:
         *root = adi_parse_span(t, g, st->off, st->len, st->line, st->col, NULL, 0, 0, d, &e);
-        if (!e && adi_is_vec(*root)) e = adi_vec_root_error(g, *root, st->line, st->col, "this expression's value", d);
         return e;
     }
     return AD_E_NONE;
@@ -554,7 +553,12 @@ static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_dia
     if (!e && !any) e = ad_diag_set(d, AD_E_SYNTAX, 1, 1, "empty expression");
     if (!e && out < 0)
         e = ad_diag_set(d, AD_E_SYNTAX, line, col, "no expression to evaluate: the last statement is not an expression");
-    if (!e && adi_tape_add_output(t, out) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
+    /* a vector's elements are the source's outputs */
+    if (!e && adi_is_vec(out) && adi_vec_len(&g, out) == 0)
+        e = ad_diag_set(d, AD_E_SYNTAX, out_line, out_col, "the value is an empty vector: there is nothing to compute");
+    if (!e && (adi_is_vec(out) ? adi_tape_add_source(t, adi_vec_el(&g, out), adi_vec_len(&g, out), 1)
+                               : adi_tape_add_source(t, &out, 1, 0)) < 0)
+        e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
     adi_prog_free(&g);
     return e;
 }

@@ -431,6 +431,8 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
     size_t undo = S->g.nundo;
     S->g.journal++;
     ad_errclass e = adi_prog_stmt(S->t, &S->g, &st, &root, d);
+    if (!e && st.kind == AD_STMT_EXPR && adi_is_vec(root))   /* a session's value is one number */
+        e = adi_vec_root_error(&S->g, root, st.line, st.col, "this expression's value", d);
     S->g.journal--;
     int32_t u = e ? -1 : first_unbound(S, &m);
     /* room for the new inputs, should the statement be kept */

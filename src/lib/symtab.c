@@ -156,3 +156,12 @@ int adi_symtab_put(adi_symtab *s, const void *key, size_t len, int32_t val)
     s->keys_len += len;
     return 0;
 }
+
+int adi_symtab_copy(adi_symtab *dst, const adi_symtab *src)
+{
+    for (size_t i = 0; i < src->cap; i++)
+        if (src->slots[i].val >= 0 &&
+            adi_symtab_put(dst, src->keys + src->slots[i].off, src->slots[i].len, src->slots[i].val) < 0)
+            return -1;
+    return 0;
+}

@@ -50,6 +50,7 @@ void ad_tape_free(ad_tape *t)
     free(t->live);
     free(t->pool);
     free(t->outs);
+    free(t->srcout);
     free(t->rval);
     free(t->rdep);
     free(t->feeds);
@@ -96,6 +97,7 @@ void ad_tape_reset(ad_tape *t)
     t->n = t->ninputs = t->nconsts = t->nleaves = t->pool_len = 0;
     t->nomem = t->full = 0;
     t->nout = 0;
+    t->nsrcout = 0;
     t->nnames = 0;
     t->nguards = 0;
     t->undecided = 0;
@@ -444,6 +446,41 @@ const char *ad_tape_const_text(const ad_tape *t, size_t i, size_t *len)
 size_t ad_tape_noutputs(const ad_tape *t) { return t->nout; }
 size_t ad_tape_output(const ad_tape *t, size_t o) { return (size_t)t->outs[o]; }
 int ad_tape_source(const ad_tape *t, size_t i) { return t->pos[i].src; }
+
+int adi_tape_add_source(ad_tape *t, const int32_t *nodes, size_t n, int vector)
+{
+    if (adi_grow((void **)&t->srcout, &t->srcoutcap, t->nsrcout + 1, sizeof *t->srcout) < 0) {
+        t->nomem = 1;
+        return -1;
+    }
+    t->srcout[t->nsrcout++] = (struct adi_srcout){t->nout, n, vector};
+    for (size_t k = 0; k < n; k++)
+        if (adi_tape_add_output(t, nodes[k]) < 0) return -1;
+    return 0;
+}
+
+int adi_tape_copy_sources(ad_tape *u, const ad_tape *t)
+{
+    if (t->nsrcout && adi_grow((void **)&u->srcout, &u->srcoutcap, t->nsrcout, sizeof *u->srcout) < 0) return -1;
+    if (t->nsrcout) memcpy(u->srcout, t->srcout, t->nsrcout * sizeof *t->srcout);
+    u->nsrcout = t->nsrcout;
+    adi_symtab_clear(&u->vecs);
+    return adi_symtab_copy(&u->vecs, &t->vecs);
+}
+
+size_t ad_tape_nsources(const ad_tape *t) { return t->nsrcout ? t->nsrcout : t->nout; }
+
+size_t ad_tape_source_outputs(const ad_tape *t, size_t s, size_t *first, int *vector)
+{
+    if (!t->nsrcout) {
+        *first = s;
+        if (vector) *vector = 0;
+        return 1;
+    }
+    *first = t->srcout[s].first;
+    if (vector) *vector = t->srcout[s].vector;
+    return t->srcout[s].n;
+}
 
 int adi_tape_add_output(ad_tape *t, int32_t node)
 {

@@ -51,8 +51,14 @@ struct ad_tape {
     adi_pos *pos;         /* source position of each node */
     size_t n, cap;
     size_t ninputs, nconsts;
-    int32_t *outs;       /* the output nodes, one per recorded source */
+    int32_t *outs;       /* the output nodes, one per recorded source or
+                          * one per element of a source's vector value */
     size_t nout, outcap;
+    struct adi_srcout {
+        size_t first, n; /* outs[first .. first+n) are the source's */
+        int vector;      /* its value is a vector */
+    } *srcout;           /* one per source (empty: source o is output o) */
+    size_t nsrcout, srcoutcap;
     int32_t cursrc;      /* source being recorded */
     int32_t pin_line, pin_col;   /* nonzero: the position every node takes
                                   * (a derived function's call, call.c) */
@@ -116,6 +122,12 @@ int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
 int adi_tape_name(ad_tape *t, int32_t node, const char *name, size_t len, const char *suffix);
 /* records node (a recording index) as the next output; 0 or -1 */
 int adi_tape_add_output(ad_tape *t, int32_t node);
+/* records the n nodes (recording indices) as the outputs of the next
+ * source, whose value is a vector (vector) or a number; 0 or -1 */
+int adi_tape_add_source(ad_tape *t, const int32_t *nodes, size_t n, int vector);
+/* gives u (a copy of t being made) t's sources' outputs and declared
+ * vectors; 0 or -1 */
+int adi_tape_copy_sources(ad_tape *u, const ad_tape *t);
 /* frees what only recording needs, on a finished tape (its nodes, values,
  * texts and outputs stay) */
 void adi_tape_release_spare(ad_tape *t);
