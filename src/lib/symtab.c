@@ -28,7 +28,13 @@ static uint64_t hash(const void *key, size_t len)
         h = (h ^ w) * 0x94D049BB133111EBULL;
         h ^= h >> 29;
     }
-    return h * 0xBF58476D1CE4E5B9ULL ^ (h >> 32);
+    /* the finaliser of MurmurHash3: every bit reaches the low bits the
+     * table indexes by (whole-number doubles differ only in high bits) */
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ULL;
+    return h ^ (h >> 33);
 }
 
 void adi_symtab_init(adi_symtab *s) { memset(s, 0, sizeof *s); }
@@ -154,14 +160,5 @@ int adi_symtab_put(adi_symtab *s, const void *key, size_t len, int32_t val)
     e->len = len;
     e->val = val;
     s->keys_len += len;
-    return 0;
-}
-
-int adi_symtab_copy(adi_symtab *dst, const adi_symtab *src)
-{
-    for (size_t i = 0; i < src->cap; i++)
-        if (src->slots[i].val >= 0 &&
-            adi_symtab_put(dst, src->keys + src->slots[i].off, src->slots[i].len, src->slots[i].val) < 0)
-            return -1;
     return 0;
 }

@@ -24,8 +24,6 @@ int32_t adi_symtab_get(const adi_symtab *s, const void *key, size_t len);
 int adi_symtab_put(adi_symtab *s, const void *key, size_t len, int32_t val);
 /* stores key -> val, replacing any earlier value; 0 or -1 */
 int adi_symtab_set(adi_symtab *s, const void *key, size_t len, int32_t val);
-/* stores every key of src in dst (which must hold none of them): 0 or -1 */
-int adi_symtab_copy(adi_symtab *dst, const adi_symtab *src);
 /* removes key (absent keys are ignored); it needs no memory */
 void adi_symtab_forget(adi_symtab *s, const void *key, size_t len);
 /* the slot of key, or -1; while gen stays the same, the slot holds key and
