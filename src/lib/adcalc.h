@@ -421,7 +421,7 @@ size_t ad_json_escape(char *dst, const char *s, size_t len);
 typedef enum {
     AD_STMT_EMPTY,   /* only blanks and comments */
     AD_STMT_EXPR,    /* an expression */
-    AD_STMT_ASSIGN,  /* name = expression */
+    AD_STMT_ASSIGN,  /* name = expression, or name[index] = expression */
     AD_STMT_DEF,     /* name(params) = expression */
     AD_STMT_IF,      /* if COND { ... } [else if COND { ... }]... [else { ... }] */
     AD_STMT_WHILE,   /* while COND { ... } */
@@ -437,6 +437,8 @@ typedef struct {
     size_t params_off, params_len;  /* DEF: the text between the parentheses */
     size_t rhs_off;       /* ASSIGN, DEF: the expression after '=' */
     int rhs_line, rhs_col;
+    size_t index_off, index_len;   /* ASSIGN of name[index]: the index (else len 0) */
+    int index_line, index_col;
 } ad_stmt;
 
 /* Reads the statement starting at *pos of src[0..len) (*line, *col are its

@@ -4,14 +4,17 @@
  * parsing them again each time (scanner, parser, name lookups) costs ten
  * times what recording their few nodes does.  So the first time a span is
  * parsed inside a loop, the parse notes the steps it records -- a name
- * resolved, a constant, an operation, a comparison -- and the next times
+ * resolved, a constant, an operation, a comparison, an element x[i] of a
+ * vector -- and the next times
  * the steps are replayed: the same calls in the same order, so the tape
  * is the one the parse would have recorded, node for node (a constant is
  * recorded once per value, so its step reuses the node the parse got).
  * The notes hold for one recording: a session drops them after each
  * statement, as it may drop the statement's nodes.  Names are
  * resolved again at each replay (a loop rebinds them), comparisons decide
- * again (adi_compare).  A span with more than ADI_MEMO_STEPS steps, or
+ * again (adi_compare), an element is looked up again by its index's value
+ * (an index out of range parses the span, which says what is wrong).  A
+ * span with more than ADI_MEMO_STEPS steps, or
  * whose parse depends on more than its text (&&, ||, if(), a function of
  * the program or a derived one, an operand the notes cannot name) is
  * parsed every time. */
@@ -21,14 +24,15 @@
 
 #define ADI_MEMO_STEPS 256
 
-enum { M_NAME, M_CONST, M_OP, M_CMP, M_NOT };
+enum { M_NAME, M_CONST, M_OP, M_CMP, M_NOT, M_INDEX };
 
 struct adi_mstep {
     unsigned char kind;
     int code;              /* M_OP, M_CMP: the opcode */
     int32_t a, b;          /* M_OP, M_CMP: the steps of the operands (b: -1 for none) */
     int line, col;
-    size_t off, len;       /* M_NAME: the name, in the source */
+    size_t off, len;       /* M_NAME, M_INDEX: the name, in the source */
+    int iline, icol;       /* M_INDEX: where its index is (a: its step) */
     double v;              /* M_CONST: the value... */
     char text[40];         /* ...and its text (len bytes) */
     int32_t node;          /* the node it gave when it was parsed */
@@ -165,6 +169,20 @@ void adi_memo_op(adi_pctx *P, int kind_cmp, int code, int32_t a, int32_t b, int 
 
 void adi_memo_not(adi_pctx *P) { next(P, M_NOT, 0, 0, -1); }
 
+void adi_memo_index(adi_pctx *P, size_t off, size_t len, int32_t index, int line, int col, int iline, int icol,
+                    int32_t node)
+{
+    if (!P->capturing || P->capbad) return;
+    int32_t sa = step_of(P, index);
+    struct adi_mstep *s = next(P, M_INDEX, line, col, node);
+    if (!s) return;
+    s->off = off;
+    s->len = len;
+    s->a = sa;
+    s->iline = iline;
+    s->icol = icol;
+}
+
 /* 1 when the notes replay the parse: every node an operand took came
  * from one step that will give it again (two names bound to one node, or
  * a name and a literal, could part ways in the next iteration) */
@@ -262,11 +280,7 @@ int adi_memo_replay(ad_tape *t, adi_prog *g, long mi, int32_t *root, int *truth)
     struct adi_memo *m = &g->memo[mi];
     int32_t node[ADI_MEMO_STEPS];
     adi_pctx P;
-    memset(&P, 0, sizeof P);
-    P.t = t;
-    P.prog = g;
-    P.src = g->src;
-    P.len = g->len;
+    adi_pctx_init(&P, t, g, NULL);
     volatile int tr = 0;
     if (setjmp(P.oom)) return -1;
     for (size_t i = 0; i < m->n; i++) {
@@ -280,6 +294,10 @@ int adi_memo_replay(ad_tape *t, adi_prog *g, long mi, int32_t *root, int *truth)
             tr = adi_compare(&P, s->code, node[s->a], node[s->b], s->line, s->col);
             break;
         case M_NOT: tr = !tr; break;
+        case M_INDEX:
+            r = adi_vec_index(&P, g->src + s->off, s->len, node[s->a], s->line, s->col, s->iline, s->icol);
+            if (P.failed) return -2;   /* this time the index is wrong: the parse will say how */
+            break;
         }
         if (r < 0) return -1;
         node[i] = r;

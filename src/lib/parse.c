@@ -26,6 +26,16 @@ void adi_prog_scanner_free(adi_prog *g)
     g->spancap = 0;
 }
 
+void adi_pctx_init(adi_pctx *P, ad_tape *t, adi_prog *g, ad_diag *d)
+{
+    memset(P, 0, sizeof *P);
+    P->t = t;
+    P->prog = g;
+    P->src = g->src;
+    P->len = g->len;
+    P->diag = d;
+}
+
 void adi_perror(adi_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)
 {
     if (P->failed) return;
@@ -108,7 +118,9 @@ static int32_t replay(ad_tape *t, adi_prog *prog, long mi, int *truth, ad_diag *
 {
     int32_t root;
     int tr;
-    if (adi_memo_replay(t, prog, mi, &root, &tr) < 0 || t->nomem) return memory_error(t, d, e);
+    int rc = adi_memo_replay(t, prog, mi, &root, &tr);
+    if (rc == -2 && !t->nomem) return -2;
+    if (rc < 0 || t->nomem) return memory_error(t, d, e);
     *e = AD_E_NONE;
     if (truth) *truth = tr;
     return root;
@@ -125,18 +137,18 @@ int32_t adi_parse_any(ad_tape *t, adi_prog *prog, size_t off, size_t len, int li
     /* a loop's span: replayed from its notes, or noted as it is parsed */
     int memo = prog->inloop && depth == 0 && !params && !prog->checking;
     long mi = memo ? adi_memo_find(prog, off, len, want_cond) : -1;
-    if (mi >= 0 && adi_memo_usable(prog, mi)) return replay(t, prog, mi, truth, d, e);
+    if (mi >= 0 && adi_memo_usable(prog, mi)) {
+        int32_t r = replay(t, prog, mi, truth, d, e);
+        if (r != -2) return r;
+        mi = -1;   /* parsed, and not noted again */
+        memo = 0;
+    }
     adi_pctx P;
-    memset(&P, 0, sizeof P);
+    adi_pctx_init(&P, t, prog, d);
     P.capturing = memo && (mi < 0 || adi_memo_retry(prog, mi));
-    P.t = t;
-    P.prog = prog;
     P.params = params;
     P.nparams = nparams;
     P.depth = depth;
-    P.src = prog->src;
-    P.len = prog->len;
-    P.diag = d;
     P.line = P.end_line = line;
     P.col = P.end_col = col;
     P.off = P.end_off = off;

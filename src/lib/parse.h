@@ -168,6 +168,9 @@ typedef struct adi_pctx {
  * engine differentiates vectors unchanged.  Nodes stay below the base. */
 struct adi_vec {
     size_t off, len;        /* its elements: velem[off .. off+len) */
+    unsigned nbind;         /* names bound to it (counted up only): an
+                             * element's assignment changes it in place
+                             * when it is one name's alone */
 };
 static inline int adi_is_vec(int32_t h) { return h >= ADI_VEC_BASE; }
 /* a new vector of len elements (to be filled through adi_vec_el); leaves
@@ -209,6 +212,12 @@ int adi_vec_not_scalar(adi_pctx *P, int32_t h, int line, int col, const char *hi
 /* the same for a parse's root outside the parser */
 ad_errclass adi_vec_root_error(const adi_prog *g, int32_t h, int line, int col, const char *where, ad_diag *d);
 void adi_vec_free(adi_prog *g);
+/* notes that a name bound to prev is now bound to h */
+void adi_vec_bound(adi_prog *g, int32_t h, int32_t prev);
+/* the assignment st of an element, name[index] = value (*root, the value's
+ * node): *root becomes the vector to bind to name, the old one with the
+ * element changed (in place when no other name or undo log holds it) */
+ad_errclass adi_vec_assign(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *root, ad_diag *d);
 
 /* ---- memo.c: a loop's spans, parsed once and replayed ---- */
 /* the notes of a step of the parse being noted (no-ops when it is not) */
@@ -216,6 +225,8 @@ void adi_memo_name(adi_pctx *P, size_t off, size_t len, int line, int col, int32
 void adi_memo_const(adi_pctx *P, double v, const char *text, size_t len, int line, int col, int32_t node);
 void adi_memo_op(adi_pctx *P, int cmp, int code, int32_t a, int32_t b, int line, int col, int32_t node);
 void adi_memo_not(adi_pctx *P);
+void adi_memo_index(adi_pctx *P, size_t off, size_t len, int32_t index, int line, int col, int iline, int icol,
+                    int32_t node);
 void adi_memo_bad(adi_pctx *P);   /* this parse cannot be replayed */
 /* the notes of span [off, off+len) parsed as a condition or not, or -1 */
 long adi_memo_find(adi_prog *g, size_t off, size_t len, int cond);
@@ -223,13 +234,16 @@ int adi_memo_usable(const adi_prog *g, long m);
 int adi_memo_retry(const adi_prog *g, long m);   /* not usable, but worth noting again */
 /* keeps P's notes of a successful parse (root: its node) */
 void adi_memo_keep(adi_prog *g, adi_pctx *P, size_t off, size_t len, int cond, int32_t root);
-/* records the notes again: 0, or -1 when out of memory (t says) */
+/* records the notes again: 0, -1 when out of memory (t says), or -2 when
+ * the span must be parsed instead (an index out of range) */
 int adi_memo_replay(ad_tape *t, adi_prog *g, long m, int32_t *root, int *truth);
 void adi_memo_free(adi_prog *g);
 /* the statements of block src[off..end) (first at line:col), split once
  * and kept: 0, or -1 when out of memory */
 int adi_memo_stmts(adi_prog *g, size_t off, size_t end, int line, int col, const ad_stmt **st, size_t *n);
 
+/* P for recording on t in g, with no parse running (diagnostics into d) */
+void adi_pctx_init(adi_pctx *P, ad_tape *t, adi_prog *g, ad_diag *d);
 /* sets the diagnostic (first one wins) and marks the parse failed */
 void adi_perror(adi_pctx *P, ad_errclass cls, int line, int col, const char *fmt, ...)
 #if defined(__GNUC__)

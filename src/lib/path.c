@@ -249,7 +249,7 @@ static ad_errclass record(const ad_plan *p, const double *point, ad_tape **out, 
         t->at = &p->vars;
         t->atv = point;
         size_t failed = 0;
-        if (adi_symtab_copy(&t->vecs, &p->t->vecs) < 0) {
+        if (adi_tape_copy_vectors(t, p->t) < 0) {
             e = adi_err_nomem(d);
         } else {
             e = ad_parse_many(t, src, f->len, f->n, &failed, d);

@@ -140,6 +140,16 @@ static size_t control_end(const char *s, size_t end, size_t i)
     }
 }
 
+/* the close that matches the open before s[k] (in s[k..e)), or e */
+static size_t closing(const char *s, size_t e, size_t k, char open, char close)
+{
+    for (int d = 1; k < e; k++) {
+        if (s[k] == open) d++;
+        else if (s[k] == close && --d == 0) break;
+    }
+    return k;
+}
+
 int ad_next_stmt(const char *s, size_t len, size_t *pos, int *line, int *col, ad_stmt *st)
 {
     size_t i = *pos;
@@ -213,17 +223,31 @@ int ad_next_stmt(const char *s, size_t len, size_t *pos, int *line, int *col, ad
     while (j < e && idchar((unsigned char)s[j])) step(s, &j, &jl, &jc);
     size_t name_len = j - name;
     skip_space(s, e, &j, &jl, &jc);
+    st->index_len = 0;
     if (j < e && s[j] == '=' && (j + 1 >= e || s[j + 1] != '=')) {
         st->kind = AD_STMT_ASSIGN;
+    } else if (j < e && s[j] == '[' && j == name + name_len) {
+        /* v[i] = ...: an element's assignment; v[i] alone an expression */
+        size_t k = closing(s, e, j + 1, '[', ']');
+        if (k >= e) return 1;
+        int kl = jl, kc = jc;
+        size_t q = j;
+        step(s, &q, &kl, &kc);   /* past the '[' */
+        int il = kl, ic = kc;
+        for (; q <= k;) step(s, &q, &kl, &kc);
+        skip_space(s, e, &q, &kl, &kc);
+        if (!(q < e && s[q] == '=' && (q + 1 >= e || s[q + 1] != '='))) return 1;
+        st->kind = AD_STMT_ASSIGN;
+        st->index_off = j + 1;
+        st->index_len = k - (j + 1);
+        st->index_line = il;
+        st->index_col = ic;
+        j = q;
+        jl = kl;
+        jc = kc;
     } else if (j < e && s[j] == '(') {
         /* f(...) = ... is a definition; f(...) alone a call */
-        size_t popen = j + 1, k = j + 1;
-        int d = 1;
-        while (k < e && d > 0) {
-            if (s[k] == '(') d++;
-            else if (s[k] == ')') d--;
-            if (d > 0) k++;
-        }
+        size_t popen = j + 1, k = closing(s, e, j + 1, '(', ')');
         if (k >= e) return 1;
         size_t close = k;
         int kl = jl, kc = jc;
@@ -449,6 +473,7 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
         if (strspn(src + st->rhs_off, " \t\r\n") >= rl)
             return perr(d, AD_E_SYNTAX, st->rhs_line, st->rhs_col, "nothing to assign to '%s'", name, st->name_len);
         *root = adi_parse_span(t, g, st->rhs_off, rl, st->rhs_line, st->rhs_col, NULL, 0, 0, d, &e);
+        if (!e && st->index_len) e = adi_vec_assign(t, g, st, root, d);
         return e;
     }
     case AD_STMT_EXPR:
@@ -461,10 +486,12 @@ ad_errclass adi_prog_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *r
 int adi_prog_bind(adi_prog *g, const ad_stmt *st, int32_t node)
 {
     const char *name = g->src + st->name_off;
+    int32_t prev = adi_symtab_get(&g->bindings, name, st->name_len);
     if (g->skip || g->journal) {
         if (adi_grow((void **)&g->undo, &g->undocap, g->nundo + 1, sizeof *g->undo) < 0) return -1;
-        g->undo[g->nundo++] = (adi_undo){st->name_off, st->name_len, adi_symtab_get(&g->bindings, name, st->name_len)};
+        g->undo[g->nundo++] = (adi_undo){st->name_off, st->name_len, prev};
     }
+    adi_vec_bound(g, node, prev);
     return adi_symtab_set(&g->bindings, name, st->name_len, node);
 }
 
@@ -484,7 +511,8 @@ void adi_prog_undo(adi_prog *g, size_t mark)
 static int bind(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t node)
 {
     if (adi_prog_bind(g, st, node) < 0) return -1;
-    return g->skip ? 0 : adi_tape_name(t, node, g->src + st->name_off, st->name_len, "");
+    /* (a vector's elements keep no name) */
+    return g->skip || adi_is_vec(node) ? 0 : adi_tape_name(t, node, g->src + st->name_off, st->name_len, "");
 }
 
 /* one statement of a block */

@@ -59,6 +59,11 @@ void ad_tape_free(ad_tape *t)
     adi_symtab_free(&t->vars);
     adi_symtab_free(&t->consts);
     adi_symtab_free(&t->vecs);
+    for (size_t i = 0; i < t->nvin; i++) {
+        free(t->vin[i].name);
+        free(t->vin[i].node);
+    }
+    free(t->vin);
     free(t);
 }
 
@@ -71,17 +76,69 @@ void ad_tape_keep_names(ad_tape *t, int on) { t->keepnames = on != 0; }
 int ad_tape_set_vector(ad_tape *t, const char *name, size_t namelen, size_t len)
 {
     if (len > AD_VECTOR_MAX) return -1;
-    if (len == 0) {
-        adi_symtab_forget(&t->vecs, name, namelen);
+    int32_t i = adi_symtab_get(&t->vecs, name, namelen);
+    if (i < 0) {
+        if (len == 0) return 0;
+        char *copy = adi_malloc(namelen + 1);
+        if (!copy || adi_grow((void **)&t->vin, &t->vincap, t->nvin + 1, sizeof *t->vin) < 0 ||
+            adi_symtab_put(&t->vecs, name, namelen, (int32_t)t->nvin) < 0) {
+            free(copy);
+            return -1;
+        }
+        memcpy(copy, name, namelen);
+        copy[namelen] = 0;
+        i = (int32_t)t->nvin++;
+        t->vin[i] = (struct adi_vecin){copy, namelen, len, NULL};
         return 0;
     }
-    return adi_symtab_set(&t->vecs, name, namelen, (int32_t)len);
+    free(t->vin[i].node);
+    t->vin[i].node = NULL;
+    t->vin[i].len = len;   /* (0: the name is none, its slot stays) */
+    return 0;
 }
 
 size_t ad_tape_vector_len(const ad_tape *t, const char *name, size_t namelen)
 {
-    int32_t n = adi_symtab_get(&t->vecs, name, namelen);
-    return n > 0 ? (size_t)n : 0;
+    int32_t i = adi_symtab_get(&t->vecs, name, namelen);
+    return i >= 0 ? t->vin[i].len : 0;
+}
+
+/* forgets the recorded elements from node n on */
+static void forget_elements(ad_tape *t, size_t n)
+{
+    for (size_t i = 0; i < t->nvin; i++)
+        for (size_t k = 0; t->vin[i].node && k < t->vin[i].len; k++)
+            if (t->vin[i].node[k] >= (int32_t)n) t->vin[i].node[k] = -1;
+}
+
+int32_t adi_rec_element(ad_tape *t, const char *name, size_t len, size_t k, int line, int col)
+{
+    struct adi_vecin *v = &t->vin[adi_symtab_get(&t->vecs, name, len)];
+    if (!v->node) {
+        if (!(v->node = adi_malloc(v->len * sizeof *v->node))) {
+            t->nomem = 1;
+            return -1;
+        }
+        memset(v->node, 0xff, v->len * sizeof *v->node);   /* all -1 */
+    }
+    if (v->node[k - 1] >= 0) return v->node[k - 1];
+    char small[96], *buf = small;
+    if (len + 24 > sizeof small && !(buf = adi_malloc(len + 24))) {
+        t->nomem = 1;
+        return -1;
+    }
+    /* name[k] */
+    char digits[24];
+    size_t nd = 0, j = len;
+    for (size_t q = k; nd == 0 || q; q /= 10) digits[nd++] = (char)('0' + q % 10);
+    memcpy(buf, name, len);
+    buf[j++] = '[';
+    while (nd) buf[j++] = digits[--nd];
+    buf[j++] = ']';
+    int32_t r = adi_rec_var(t, buf, j, line, col);
+    if (buf != small) free(buf);
+    if (r >= 0) v->node[k - 1] = r;
+    return r;
 }
 
 void adi_flow_free(adi_flowsrc *f)
@@ -109,6 +166,7 @@ void ad_tape_reset(ad_tape *t)
     t->pin_line = t->pin_col = 0;
     adi_symtab_clear(&t->vars);
     adi_symtab_clear(&t->consts);
+    forget_elements(t, 0);
 }
 
 static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int col)
@@ -238,6 +296,7 @@ void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m)
         else
             adi_symtab_forget(&t->consts, &t->rcval[l], sizeof t->rcval[l]);
     }
+    forget_elements(t, m->n);
     t->n = m->n;
     t->nleaves = m->nleaves;
     t->pool_len = m->pool_len;
@@ -464,8 +523,14 @@ int adi_tape_copy_sources(ad_tape *u, const ad_tape *t)
     if (t->nsrcout && adi_grow((void **)&u->srcout, &u->srcoutcap, t->nsrcout, sizeof *u->srcout) < 0) return -1;
     if (t->nsrcout) memcpy(u->srcout, t->srcout, t->nsrcout * sizeof *t->srcout);
     u->nsrcout = t->nsrcout;
-    adi_symtab_clear(&u->vecs);
-    return adi_symtab_copy(&u->vecs, &t->vecs);
+    return adi_tape_copy_vectors(u, t);
+}
+
+int adi_tape_copy_vectors(ad_tape *u, const ad_tape *t)
+{
+    for (size_t i = 0; i < t->nvin; i++)
+        if (ad_tape_set_vector(u, t->vin[i].name, t->vin[i].namelen, t->vin[i].len) < 0) return -1;
+    return 0;
 }
 
 size_t ad_tape_nsources(const ad_tape *t) { return t->nsrcout ? t->nsrcout : t->nout; }

@@ -77,8 +77,15 @@ struct ad_tape {
     char *pool;
     size_t pool_len, pool_cap;
     adi_symtab vars, consts;
-    adi_symtab vecs;     /* declared vector variables: name -> length
+    adi_symtab vecs;     /* declared vector variables: name -> index in vin
                           * (ad_tape_set_vector; kept by ad_tape_reset) */
+    struct adi_vecin {
+        char *name;      /* its name (namelen bytes) */
+        size_t namelen, len;
+        int32_t *node;   /* the recorded input of each element, or -1
+                          * (NULL until one is recorded) */
+    } *vin;
+    size_t nvin, vincap;
     int nomem;           /* an allocation failed while recording */
     int full;            /* ...or the recording reached limit nodes */
     size_t limit;
@@ -120,6 +127,10 @@ int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
  * names; a name the node has just been given is not noted again.  0, or
  * -1 when out of memory (t->nomem set) */
 int adi_tape_name(ad_tape *t, int32_t node, const char *name, size_t len, const char *suffix);
+/* the input name[k] (1 <= k <= its length) of declared vector name:
+ * recorded once, then the same node (no name is looked up); -1 when out
+ * of memory */
+int32_t adi_rec_element(ad_tape *t, const char *name, size_t len, size_t k, int line, int col);
 /* records node (a recording index) as the next output; 0 or -1 */
 int adi_tape_add_output(ad_tape *t, int32_t node);
 /* records the n nodes (recording indices) as the outputs of the next
@@ -128,6 +139,8 @@ int adi_tape_add_source(ad_tape *t, const int32_t *nodes, size_t n, int vector);
 /* gives u (a copy of t being made) t's sources' outputs and declared
  * vectors; 0 or -1 */
 int adi_tape_copy_sources(ad_tape *u, const ad_tape *t);
+/* declares on u the vectors declared on t: 0 or -1 */
+int adi_tape_copy_vectors(ad_tape *u, const ad_tape *t);
 /* frees what only recording needs, on a finished tape (its nodes, values,
  * texts and outputs stay) */
 void adi_tape_release_spare(ad_tape *t);

@@ -27,7 +27,7 @@ int32_t adi_vec_new(adi_pctx *P, size_t len)
         adi_grow((void **)&g->vecs, &g->veccap, g->nvecs + 1, sizeof *g->vecs) < 0 ||
         adi_grow((void **)&g->velem, &g->velemcap, g->nvelem + len + 1, sizeof *g->velem) < 0)
         longjmp(P->oom, 1);
-    g->vecs[g->nvecs] = (struct adi_vec){g->nvelem, len};
+    g->vecs[g->nvecs] = (struct adi_vec){g->nvelem, len, 0};
     g->nvelem += len;
     adi_memo_bad(P);   /* a loop's notes hold scalars only: its span is parsed again */
     return (int32_t)(ADI_VEC_BASE + g->nvecs++);
@@ -54,37 +54,24 @@ static int32_t rec(adi_pctx *P, int op, int32_t a, int32_t b, int line, int col)
     return i;
 }
 
+/* the constant v, a whole number (an index, a length) */
 static int32_t whole_const(adi_pctx *P, double v, int line, int col)
 {
-    char text[32];
-    int n = snprintf(text, sizeof text, "%.17g", v);
-    int32_t i = adi_rec_const(P->t, v, text, (size_t)n, line, col);
+    char text[32], digits[24];
+    size_t n = 0, nd = 0;
+    if (v < 0) text[n++] = '-';
+    /* its digits, written here: printf's were a tenth of an indexed sum's time */
+    for (double q = fabs(v); nd == 0 || q >= 1; q = floor(q / 10)) digits[nd++] = (char)('0' + (int)fmod(q, 10));
+    while (nd) text[n++] = digits[--nd];
+    int32_t i = adi_rec_const(P->t, v, text, n, line, col);
     if (i < 0) longjmp(P->oom, 1);
     return i;
-}
-
-/* name[k] into buf (which holds len + 24 bytes): its length */
-static size_t element_name(char *buf, const char *name, size_t len, size_t k)
-{
-    char digits[24];
-    size_t nd = 0;
-    do digits[nd++] = (char)('0' + k % 10); while ((k /= 10) != 0);
-    memcpy(buf, name, len);
-    size_t j = len;
-    buf[j++] = '[';
-    while (nd) buf[j++] = digits[--nd];
-    buf[j++] = ']';
-    return j;
 }
 
 /* input name[k] of a declared vector */
 static int32_t input_element(adi_pctx *P, const char *name, size_t len, size_t k, int line, int col)
 {
-    char small[96], *buf = small;
-    if (len + 24 > sizeof small && !(buf = adi_malloc(len + 24))) longjmp(P->oom, 1);
-    size_t n = element_name(buf, name, len, k);
-    int32_t i = adi_rec_var(P->t, buf, n, line, col);
-    if (buf != small) free(buf);
+    int32_t i = adi_rec_element(P->t, name, len, k, line, col);
     if (i < 0) longjmp(P->oom, 1);
     return i;
 }
@@ -207,9 +194,9 @@ int32_t adi_vec_index(adi_pctx *P, const char *name, size_t len, int32_t index, 
         return whole_const(P, 1, line, col);
     }
     if (position(P, index, name, len, n, 1, iline, icol, &k) < 0) return -1;
-    adi_memo_bad(P);
-    if (h < 0) return input_element(P, name, len, k, line, col);
-    return adi_vec_el(P->prog, h)[k - 1];
+    int32_t r = h < 0 ? input_element(P, name, len, k, line, col) : adi_vec_el(P->prog, h)[k - 1];
+    adi_memo_index(P, (size_t)(name - P->src), len, index, line, col, iline, icol, r);
+    return r;
 }
 
 int32_t adi_vec_slice(adi_pctx *P, const char *name, size_t len, int32_t lo, int32_t hi, int line, int col,
@@ -427,6 +414,46 @@ int32_t adi_vec_fn_call(adi_pctx *P, int f, size_t nargs, int line, int col)
     }
 }
 
+/* The body src[P->body_off..end) parsed with the index name bound to node
+ * i: its node, or -1 after a diagnostic.  Outside user functions the index
+ * is bound as an assignment would bind it, and the body parsed as a loop's
+ * statement is (memo.c): once, then replayed.  Inside one (parameters are
+ * bound) it is a parameter, first so that it hides an outer one, and the
+ * body is parsed each time. */
+static int32_t body(adi_pctx *P, size_t name_off, size_t name_len, int32_t i, size_t end)
+{
+    adi_prog *g = P->prog;
+    const char *name = P->src + name_off;
+    size_t len = end - P->body_off;
+    ad_errclass e;
+    int32_t r;
+    if (!P->nparams) {
+        int32_t prev = adi_symtab_get(&g->bindings, name, name_len);
+        if (adi_symtab_set(&g->bindings, name, name_len, i) < 0) longjmp(P->oom, 1);
+        g->inloop++;
+        r = adi_parse_span(P->t, g, P->body_off, len, P->body_line, P->body_col, NULL, 0, P->depth, P->diag, &e);
+        g->inloop--;
+        if (prev >= 0) adi_symtab_set(&g->bindings, name, name_len, prev);   /* the key is there: no memory */
+        else adi_symtab_forget(&g->bindings, name, name_len);
+    } else {
+        adi_param *ps = adi_malloc((P->nparams + 1) * sizeof *ps);
+        if (!ps) longjmp(P->oom, 1);
+        ps[0] = (adi_param){name, name_len, i};
+        memcpy(ps + 1, P->params, P->nparams * sizeof *ps);
+        r = adi_parse_span(P->t, g, P->body_off, len, P->body_line, P->body_col, ps, P->nparams + 1, P->depth + 1,
+                           P->diag, &e);
+        free(ps);
+    }
+    if (r < 0) {
+        P->failed = 1;   /* the body's own parse has said what is wrong */
+        P->cls = e;
+        return -1;
+    }
+    if (adi_vec_not_scalar(P, r, P->body_line, P->body_col, "the body of sum(i = ...) and prod(i = ...) is a number"))
+        return -1;
+    return r;
+}
+
 int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, int32_t lo, int32_t hi, size_t end,
                         int line, int col, int lline, int lcol, int hline, int hcol)
 {
@@ -445,31 +472,53 @@ int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, in
         if (b < a) return whole_const(P, f == VF_SUM ? 0 : 1, line, col);
         b = a;   /* checking a body: once */
     }
-    /* the body is parsed once for each value of the index, bound to it as a
-     * parameter, after the parameters bound now */
-    adi_param *ps = adi_malloc((P->nparams + 1) * sizeof *ps);
-    if (!ps) longjmp(P->oom, 1);
-    if (P->nparams) memcpy(ps, P->params, P->nparams * sizeof *ps);
-    ps[P->nparams].name = P->src + name_off;
-    ps[P->nparams].len = name_len;
     int32_t acc = -1;
     for (double i = a; i <= b; i++) {
-        ps[P->nparams].node = whole_const(P, i, lline, lcol);
-        ad_errclass e;
-        int32_t r = adi_parse_span(P->t, P->prog, P->body_off, end - P->body_off, P->body_line, P->body_col, ps,
-                                   P->nparams + 1, P->depth + 1, P->diag, &e);
-        if (r < 0) {
-            free(ps);
-            P->failed = 1;   /* the body's own parse has said what is wrong */
-            P->cls = e;
-            return -1;
-        }
-        if (adi_vec_not_scalar(P, r, P->body_line, P->body_col, "the body of sum(i = ...) and prod(i = ...) is a number")) {
-            free(ps);
-            return -1;
-        }
+        int32_t r = body(P, name_off, name_len, whole_const(P, i, lline, lcol), end);
+        if (r < 0) return -1;
         acc = acc < 0 ? r : rec(P, op, acc, r, line, col);
     }
-    free(ps);
     return acc;
+}
+
+/* ---- an element's assignment ---- */
+
+ad_errclass adi_vec_assign(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *root, ad_diag *d)
+{
+    const char *name = g->src + st->name_off;
+    size_t nl = st->name_len;
+    if (adi_is_vec(*root))
+        return ad_diag_set(d, AD_E_SYNTAX, st->rhs_line, st->rhs_col,
+                           "a vector (of %zu elements) cannot be one element: assign a number", adi_vec_len(g, *root));
+    ad_errclass e;
+    int32_t index = adi_parse_span(t, g, st->index_off, st->index_len, st->index_line, st->index_col, NULL, 0, 0, d, &e);
+    if (e) return e;
+    adi_pctx P;
+    adi_pctx_init(&P, t, g, d);
+    if (setjmp(P.oom)) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
+    int32_t h;
+    size_t n, k;
+    if (!lookup(&P, name, nl, &h, &n)) {
+        char q[80];
+        return ad_diag_set(d, AD_E_NAME, st->line, st->col,
+                           "'%s' is not a vector: make it one first, as with %s = zeros(n)",
+                           quoted(q, sizeof q, name, nl), quoted(q, sizeof q, name, nl));
+    }
+    if (position(&P, index, name, nl, n, 1, st->index_line, st->index_col, &k) < 0) return P.cls;
+    if (h < 0) {
+        h = adi_vec_input(&P, name, nl, n, st->line, st->col);   /* a copy of the input vector */
+    } else if (g->vecs[h - ADI_VEC_BASE].nbind > 1 || g->skip || g->journal) {
+        /* another name has it, or an undo log may bring it back: a copy */
+        int32_t c = adi_vec_new(&P, n);
+        memcpy(adi_vec_el(g, c), adi_vec_el(g, h), n * sizeof(int32_t));
+        h = c;
+    }
+    adi_vec_el(g, h)[k - 1] = *root;
+    *root = h;
+    return AD_E_NONE;
+}
+
+void adi_vec_bound(adi_prog *g, int32_t h, int32_t prev)
+{
+    if (adi_is_vec(h) && h != prev) g->vecs[h - ADI_VEC_BASE].nbind++;
 }
