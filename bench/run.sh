@@ -38,6 +38,15 @@
 #    --grad, with and without the optimiser, and its peak RSS (target:
 #    under 1 s).  BENCH_FLOW_ROWS rows (default 200000), -j 1.
 #
+# g. vectors (issue 14): bench/vector_bench.c, compiled like d, records,
+#    optimises, plans and derives the gradient of the chained Rosenbrock
+#    function of BENCH_VECTOR_N variables (default 10^6), written as an
+#    indexed sum and with slices; medians of BENCH_VECTOR_REPS (default 3)
+#    for each phase, the tape's nodes per element, and the analytic
+#    gradient's time in C.  With BENCH_ADOLC_LARGE (the path of
+#    shared/peers' build/adolc_large), ADOL-C's record and gradient times
+#    for the same n, side by side.
+#
 # Timing uses hyperfine when it is installed (each group of commands is
 # compared in one hyperfine invocation), else an interleaved shell loop timed
 # with date +%s%N.  Peak RSS needs GNU time (/usr/bin/time -f %M).  Helpers
@@ -47,7 +56,8 @@
 # BENCH_SECTIONS ("a b c d e f": the sections to run), BENCH_FLOW_ROWS, BENCH_STMT_SIZES
 # ("10000 100000": section e's line counts), BENCH_LIBADCALC (the
 # library for d), BENCH_DERIV_ARGS (deriv_bench's options, e.g. "-r 21"),
-# BENCH_LDFLAGS (extra link flags for d, e.g. a sanitizer build's).
+# BENCH_LDFLAGS (extra link flags for d, e.g. a sanitizer build's), BENCH_VECTOR_N,
+# BENCH_VECTOR_REPS, BENCH_ADOLC_LARGE (section g).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -70,7 +80,7 @@ startup_rounds=${BENCH_STARTUP_ROUNDS:-60}
 runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-"100000 1000000"}
 depth=${BENCH_DEPTH:-1000000}
-sections=${BENCH_SECTIONS:-"a b c d e f"}
+sections=${BENCH_SECTIONS:-"a b c d e f g"}
 stmt_sizes=${BENCH_STMT_SIZES:-"10000 100000"}
 deriv_args=${BENCH_DERIV_ARGS:-}
 lib=${BENCH_LIBADCALC:-$(dirname "$adcalc")/libadcalc.a}
@@ -439,6 +449,35 @@ PW
     echo "  while loop, 10^6 iterations, --grad: $1 ms, peak RSS $(mb "$kb") MB; --no-optimize: $2 ms, $(mb "$kbno") MB (target < 1 s: $(verdict "$(le "$1" 1000)"), without the optimiser: $(verdict "$(le "$2" 1000)"))"
     echo "    result: $res"
     row "f. while loop of 10^6 iterations, --grad" "$1 ms, $(mb "$kb") MB" "--no-optimize: $2 ms, $(mb "$kbno") MB" "< 1 s: $(verdict "$(le "$1" 1000)"); --no-optimize: $(verdict "$(le "$2" 1000)")"
+    echo
+fi
+
+# ---- g. vectors, in process ----
+if want g; then
+    vn=${BENCH_VECTOR_N:-1000000}
+    echo "== g. a gradient over $vn variables in process (bench/vector_bench.c linked with $lib)"
+    # shellcheck disable=SC2086 # BENCH_LDFLAGS is a list of flags
+    if [ ! -f "$lib" ]; then
+        echo "  skipped: no $lib (set BENCH_LIBADCALC)"
+        row "g. vectors" "skipped" "no libadcalc.a" ""
+    elif ! $cc -O2 -I"$here/../src/lib" -o "$work/vector_bench" "$here/vector_bench.c" "$lib" -lm -ldouble-conversion \
+        -lpthread ${BENCH_LDFLAGS:-} >"$work/cc.log" 2>&1; then
+        echo "  skipped: cannot compile $here/vector_bench.c with $cc:"
+        sed 's/^/    /' "$work/cc.log"
+        row "g. vectors" "skipped" "vector_bench.c does not compile" ""
+    else
+        "$work/vector_bench" -n "$vn" -r "${BENCH_VECTOR_REPS:-3}" >"$work/vector.out" 2>&1
+        rc=$?
+        sed 's/^/  /' "$work/vector.out"
+        if [ "$rc" -ne 0 ]; then
+            row "g. vectors" "failed (exit $rc)" "$(tail -1 "$work/vector.out")" ""
+        else
+            sed -n 's/^ *\(sum\|slice\) *\(.*\)$/| g. F5, n = '"$vn"', \1 form | \2 | | |/p' "$work/vector.out" >>"$summary"
+        fi
+        if [ -n "${BENCH_ADOLC_LARGE:-}" ]; then
+            (cd "$work" && "$BENCH_ADOLC_LARGE" "$vn") 2>&1 | sed 's/^/  adolc_large: /'
+        fi
+    fi
     echo
 fi
 
