@@ -183,20 +183,25 @@ void adi_memo_index(adi_pctx *P, size_t off, size_t len, int32_t index, int line
     s->icol = icol;
 }
 
+/* the steps whose node is looked up, not made: a name, a literal, an element */
+static int found(const struct adi_mstep *s) { return s->kind == M_NAME || s->kind == M_CONST || s->kind == M_INDEX; }
+
 /* 1 when the notes replay the parse: every node an operand took came
- * from one step that will give it again (two names bound to one node, or
- * a name and a literal, could part ways in the next iteration) */
+ * from one step that will give it again (two names bound to one node, a
+ * name and a literal, or x[i] and x[j] with i == j this time, could part
+ * ways in the next iteration) */
 static int unambiguous(const adi_pctx *P)
 {
     for (size_t i = 0; i < P->ncap; i++) {
         const struct adi_mstep *x = &P->cap[i];
-        if (x->kind != M_NAME && x->kind != M_CONST) continue;
+        if (!found(x)) continue;
         for (size_t j = i + 1; j < P->ncap; j++) {
             const struct adi_mstep *y = &P->cap[j];
-            if (y->node != x->node || (y->kind != M_NAME && y->kind != M_CONST)) continue;
+            if (y->node != x->node || !found(y)) continue;
             int same = x->kind == y->kind &&
                        (x->kind == M_CONST ? x->v == y->v || (x->v != x->v && y->v != y->v)
-                                           : x->len == y->len && !memcmp(P->src + x->off, P->src + y->off, x->len));
+                                           : x->len == y->len && !memcmp(P->src + x->off, P->src + y->off, x->len) &&
+                                                 (x->kind == M_NAME || x->a == y->a));
             if (!same) return 0;
         }
     }
