@@ -252,7 +252,7 @@ static int rows(run *r, long hline, char *first)
                 cli_print_text_field(&b, r->P.fieldnames[f], strlen(r->P.fieldnames[f]), r->P.osep);
                 cli_buf_putc(&b, r->P.osep);
             }
-        cli_print_header(&b, o, r->P.L, &(cli_columns){r->P.plan, NULL}, r->P.osep);
+        cli_print_header(&b, o, r->P.L, &(cli_columns){r->P.plan, NULL, r->P.t}, r->P.osep);
         int bad = b.nomem;
         cli_buf_flush(&b, stdout);
         cli_buf_free(&b);

@@ -326,7 +326,7 @@ static void header(session *S, cli_buf *b, const cli_point *pt)
 {
     const ad_plan *plan = pt->answer.plan;
     cli_buf h = {0};
-    cli_print_tsv_header(&h, &S->o, ad_plan_layout(plan), &(cli_columns){plan, NULL});
+    cli_print_tsv_header(&h, &S->o, ad_plan_layout(plan), &(cli_columns){plan, NULL, NULL});
     cli_buf_putc(&h, 0);
     if (h.nomem) {
         b->nomem = 1;

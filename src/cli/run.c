@@ -158,7 +158,7 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     if (!pt->row || (rq.check && !pt->items)) return nomem(d);
     pt->chk.items = pt->items;
     if ((e = ad_derive(pt->plan, w, o->at.values, pt->row, rq.check ? &pt->chk : NULL, d))) return e;
-    pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL, NULL, NULL};
+    pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL, NULL, NULL, t};
     if (cli_sigma_fields(o) && (e = propagate(o, pt, d))) return e;
     if (o->stats) path_stats(t, ad_work_tape(w));
     return AD_E_NONE;
@@ -214,7 +214,7 @@ static int tsv_header(const cli_options *o, int joint, int *done)
     cli_request(o, joint, &rq);
     if (ad_layout_of(&rq, joint ? o->nsrc : 1, &L) < 0) return 0;   /* the derivation says why */
     cli_buf b = {0};
-    cli_print_tsv_header(&b, o, &L, &(cli_columns){NULL, rq.cols});
+    cli_print_tsv_header(&b, o, &L, &(cli_columns){NULL, rq.cols, NULL});
     return emit(o, &b);
 }
 
