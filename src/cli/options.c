@@ -747,11 +747,22 @@ static void name_sources(cli_options *o)
 
 typedef ad_errclass check_fn(const cli_options *o, ad_diag *d);
 
+ad_errclass cli_adjoint_weights(const cli_options *o, size_t outputs, int vectors, ad_diag *d)
+{
+    if (!o->adjoint || o->nadjoint == outputs) return AD_E_NONE;
+    if (vectors)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu outputs (one weight per -e, "
+                                                "and per element of a vector value)",
+                           o->nadjoint, o->nadjoint == 1 ? "" : "s", outputs);
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu expression%s (one weight per -e)",
+                       o->nadjoint, o->nadjoint == 1 ? "" : "s", outputs, outputs == 1 ? "" : "s");
+}
+
+/* every expression has an output at least (a vector value one per
+ * element): fewer weights are wrong before any is recorded */
 static ad_errclass check_adjoint_weights(const cli_options *o, ad_diag *d)
 {
-    if (!o->adjoint || o->nadjoint == o->nsrc) return AD_E_NONE;
-    return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu expression%s (one weight per -e)",
-                       o->nadjoint, o->nadjoint == 1 ? "" : "s", o->nsrc, o->nsrc == 1 ? "" : "s");
+    return o->nadjoint < o->nsrc ? cli_adjoint_weights(o, o->nsrc, 0, d) : AD_E_NONE;
 }
 
 static ad_errclass check_order_direction(const cli_options *o, ad_diag *d)
