@@ -63,6 +63,10 @@ static int record_all(run *r)
         cli_report(o, &(cli_where){.src = &o->src[d.src >= 0 && (size_t)d.src < o->nsrc ? (size_t)d.src : 0]}, &d);
         return cli_exit_code(e);
     }
+    if ((e = cli_check_values(o, o->src, o->nsrc, r->P.t, 1, &d))) {
+        cli_report(o, &(cli_where){.src = &o->src[d.src]}, &d);
+        return cli_exit_code(e);
+    }
     if ((e = cli_prepare(o, r->P.t, &d))) {
         cli_report(o, NULL, &d);
         return cli_exit_code(e);
@@ -188,7 +192,9 @@ static int workspaces(run *r)
 {
     const cli_options *o = r->P.o;
     if (o->format == CLI_FMT_JSON) {
-        cli_json_exprs(&r->exprs, o->src, o->nsrc, o->nsrc > 1);
+        /* an array when a row has several outputs (several expressions,
+         * a vector value) */
+        cli_json_exprs(&r->exprs, o->src, o->nsrc, r->P.L->m > 1);
         cli_buf_putc(&r->exprs, 0);
         if (r->exprs.nomem) return out_of_memory(o);
         r->P.exprs_json = r->exprs.p;
@@ -252,7 +258,7 @@ static int rows(run *r, long hline, char *first)
                 cli_print_text_field(&b, r->P.fieldnames[f], strlen(r->P.fieldnames[f]), r->P.osep);
                 cli_buf_putc(&b, r->P.osep);
             }
-        cli_print_header(&b, o, r->P.L, &(cli_columns){r->P.plan, NULL}, r->P.osep);
+        cli_print_header(&b, o, r->P.L, &(cli_columns){r->P.plan, NULL, r->P.t}, r->P.osep);
         int bad = b.nomem;
         cli_buf_flush(&b, stdout);
         cli_buf_free(&b);

@@ -90,7 +90,7 @@ static void format_row(cli_batch_chunk *c, const double *res, long line, int ok)
     const cli_batch_plan *P = c->P;
     const cli_options *o = P->o;
     cli_expected x = {P->E, c->given, &c->chk, c->expect_failed};
-    cli_answer a = {P->plan, res, ok && o->check ? &c->chk : NULL, ok && P->E ? &x : NULL, ok && P->S ? c->sig : NULL};
+    cli_answer a = {P->plan, res, ok && o->check ? &c->chk : NULL, ok && P->E ? &x : NULL, ok && P->S ? c->sig : NULL, P->t};
     int prefix = !o->binary && (o->echo || P->passed);
     if (o->binary) {
         cli_buf_put(&c->out, res, P->L->width * sizeof *res);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "names.h"
+#include "adcalc.h"
 
 typedef cli_name entry;
 
@@ -70,4 +71,49 @@ void cli_nameset_free(cli_nameset *s)
     free(s->e);
     s->e = NULL;
     s->n = 0;
+}
+
+int cli_element(const char *s, size_t n, size_t *base, size_t *k)
+{
+    const char *lb = memchr(s, '[', n);
+    if (!lb || lb == s || s[n - 1] != ']') return 0;
+    size_t i = (size_t)(lb - s) + 1, v = 0;
+    if (i >= n - 1 || s[i] == '0') return 0;
+    for (; i < n - 1; i++) {
+        if (s[i] < '0' || s[i] > '9' || v > AD_VECTOR_MAX) return 0;
+        v = v * 10 + (size_t)(s[i] - '0');
+    }
+    if (v > AD_VECTOR_MAX) return 0;
+    *base = (size_t)(lb - s);
+    *k = v;
+    return 1;
+}
+
+/* e against name[0..len) followed by '[', as by_name orders them */
+static int cmp_bracket(const cli_name *e, const char *name, size_t len)
+{
+    int c = memcmp(e->name, name, e->len < len ? e->len : len);
+    if (c) return c;
+    if (e->len <= len) return -1;   /* a prefix of the key */
+    if (e->name[len] != '[') return (unsigned char)e->name[len] < '[' ? -1 : 1;
+    return e->len > len + 1;
+}
+
+size_t cli_nameset_vector(const cli_nameset *s, const char *name, size_t len)
+{
+    /* the names that start name[ follow each other in the sorted set */
+    size_t lo = 0, hi = s->n, count = 0, most = 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_bracket(&s->e[mid], name, len) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < s->n && s->e[lo].len > len && memcmp(s->e[lo].name, name, len) == 0 && s->e[lo].name[len] == '[';
+         lo++) {
+        size_t b, k;
+        if (!cli_element(s->e[lo].name, s->e[lo].len, &b, &k) || b != len) continue;
+        count++;
+        if (k > most) most = k;
+    }
+    return count == most ? count : 0;
 }

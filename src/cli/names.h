@@ -25,4 +25,12 @@ int cli_nameset_init(cli_nameset *s, const char *const *names, size_t n);   /* 0
 size_t cli_nameset_find(const cli_nameset *s, const char *name, size_t len);
 void cli_nameset_free(cli_nameset *s);
 
+/* 1 when s[0..n) is an element NAME[K] (K from 1, in decimal without a
+ * leading 0): *base is NAME's length, *k the index */
+int cli_element(const char *s, size_t n, size_t *base, size_t *k);
+/* the length of vector name[0..len) among the set's names: how many of
+ * its elements name[1], name[2], ... the set has, when they are 1 .. n
+ * (as -at x=[...] gives them); 0 when it has none */
+size_t cli_nameset_vector(const cli_nameset *s, const char *name, size_t len);
+
 #endif

@@ -315,7 +315,22 @@ void cli_bindings_free(cli_bindings *b)
     memset(b, 0, sizeof *b);
 }
 
-static ad_errclass names_list(const char *o, const char *arg, char ***list, size_t *n, size_t *cap, ad_diag *d)
+/* checks one name of a list (opt names it in errors) */
+typedef ad_errclass name_check(const char *opt, const char *s, size_t n, ad_diag *d);
+
+/* --wrt: a variable, or one element of a vector, NAME[K] */
+static ad_errclass check_wrt_name(const char *o, const char *s, size_t n, ad_diag *d)
+{
+    size_t base, k;
+    if (cli_element(s, n, &base, &k)) return check_name(o, s, base, d);
+    if (n && s[n - 1] == ']' && memchr(s, '[', n))
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.*s' is not an element NAME[K] (K a whole number from 1)", o,
+                           (int)(n > 60 ? 60 : n), s);
+    return check_name(o, s, n, d);
+}
+
+static ad_errclass names_list(const char *o, const char *arg, char ***list, size_t *n, size_t *cap, name_check *check,
+                              ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME[,NAME...])", o);
     const char *p = arg;
@@ -323,7 +338,7 @@ static ad_errclass names_list(const char *o, const char *arg, char ***list, size
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         const char *name = trim(p, &len);   /* 'x, y' */
-        ad_errclass e = check_name(o, name, len, d);
+        ad_errclass e = check(o, name, len, d);
         if (e) return e;
         if (room((void **)list, *n, cap, sizeof **list) < 0 || !((*list)[*n] = dupn(name, len))) return nomem(d);
         (*n)++;
@@ -331,6 +346,33 @@ static ad_errclass names_list(const char *o, const char *arg, char ***list, size
         p = end + 1;
     }
     return unique(o, *list, *n, d);
+}
+
+/* --wrt x for a vector x of -at: its elements x[1] .. x[n] in its place */
+static ad_errclass expand_wrt(cli_options *o, ad_diag *d)
+{
+    cli_nameset at;
+    if (!o->nwrt) return AD_E_NONE;
+    if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) return nomem(d);
+    ad_errclass e = AD_E_NONE;
+    for (size_t i = 0; !e && i < o->nwrt; i++) {
+        size_t len = strlen(o->wrt[i]), n = cli_nameset_vector(&at, o->wrt[i], len);
+        if (!n || cli_nameset_find(&at, o->wrt[i], len) != (size_t)-1) continue;
+        char **grown = n - 1 <= ((size_t)-1) / sizeof *grown - o->nwrt ? realloc(o->wrt, (o->nwrt + n - 1) * sizeof *grown) : NULL;
+        if (!grown) { e = nomem(d); break; }
+        o->wrt = grown;
+        o->wrtcap = o->nwrt + n - 1;
+        char *name = o->wrt[i];
+        memmove(&o->wrt[i + n], &o->wrt[i + 1], (o->nwrt - i - 1) * sizeof *o->wrt);
+        o->nwrt += n - 1;
+        for (size_t k = 0; k < n; k++) o->wrt[i + k] = NULL;
+        for (size_t k = 0; k < n && !e; k++)
+            if (!(o->wrt[i + k] = element_name(name, len, k + 1))) e = nomem(d);
+        free(name);
+        i += n - 1;
+    }
+    cli_nameset_free(&at);
+    return e ? e : unique("--wrt", o->wrt, o->nwrt, d);
 }
 
 /* "d/dx=y+cos(x), d/dy=x": the user's formulas for partial derivatives
@@ -347,7 +389,7 @@ static ad_errclass expect_list(cli_options *o, const char *opt, const char *arg,
                                (int)(end - b > 60 ? 60 : end - b), b);
         const char *n = b + 3, *ne = eq;
         while (ne > n && (ne[-1] == ' ' || ne[-1] == '\t')) ne--;
-        ad_errclass e = check_name(opt, n, (size_t)(ne - n), d);
+        ad_errclass e = check_wrt_name(opt, n, (size_t)(ne - n), d);
         if (e) return e;
         const char *x = eq + 1;
         while (x < end && (*x == ' ' || *x == '\t')) x++;
@@ -553,8 +595,8 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_EXPECT: return expect_list(o, typed, v->text, d);
     case CLI_OPT_SIGMA: return cli_add_bindings(typed, v->text, &o->sigma, d);
     case CLI_OPT_COV: return cov_list(o, typed, v->text, d);
-    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, &o->wrtcap, d);
-    case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, &o->varscap, d);
+    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, &o->wrtcap, check_wrt_name, d);
+    case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, &o->varscap, check_name, d);
     case CLI_OPT_ADJOINT: return numbers_list(typed, v->text, &o->adjoint, &o->nadjoint, d);
     case CLI_OPT_GRAD: o->grad = 1; break;
     case CLI_OPT_JACOBIAN: o->jacobian = 1; break;
@@ -747,11 +789,22 @@ static void name_sources(cli_options *o)
 
 typedef ad_errclass check_fn(const cli_options *o, ad_diag *d);
 
+ad_errclass cli_adjoint_weights(const cli_options *o, size_t outputs, int vectors, ad_diag *d)
+{
+    if (!o->adjoint || o->nadjoint == outputs) return AD_E_NONE;
+    if (vectors)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu outputs (one weight per -e, "
+                                                "and per element of a vector value)",
+                           o->nadjoint, o->nadjoint == 1 ? "" : "s", outputs);
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu expression%s (one weight per -e)",
+                       o->nadjoint, o->nadjoint == 1 ? "" : "s", outputs, outputs == 1 ? "" : "s");
+}
+
+/* every expression has an output at least (a vector value one per
+ * element): fewer weights are wrong before any is recorded */
 static ad_errclass check_adjoint_weights(const cli_options *o, ad_diag *d)
 {
-    if (!o->adjoint || o->nadjoint == o->nsrc) return AD_E_NONE;
-    return ad_diag_set(d, AD_E_USAGE, 0, 0, "--adjoint: %zu weight%s for %zu expression%s (one weight per -e)",
-                       o->nadjoint, o->nadjoint == 1 ? "" : "s", o->nsrc, o->nsrc == 1 ? "" : "s");
+    return o->nadjoint < o->nsrc ? cli_adjoint_weights(o, o->nsrc, 0, d) : AD_E_NONE;
 }
 
 static ad_errclass check_order_direction(const cli_options *o, ad_diag *d)
@@ -838,16 +891,60 @@ static ad_errclass check_points_names(const cli_options *o, ad_diag *d)
     return e;
 }
 
+/* why name, which opt (--seed, --wrt) gives, has no value in -at: an
+ * element beyond its vector's length, an element of a number, a vector
+ * given as a number, or a name -at does not give */
+static ad_errclass not_at(const cli_options *o, const char *opt, const char *name, ad_diag *d)
+{
+    cli_nameset at;
+    if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) return nomem(d);
+    size_t len = strlen(name), base = len, k;
+    int element = cli_element(name, len, &base, &k);
+    size_t n = cli_nameset_vector(&at, name, base);
+    int number = cli_nameset_find(&at, name, base) != (size_t)-1;
+    cli_nameset_free(&at);
+    int bl = (int)(base > 60 ? 60 : base);
+    if (element && n)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is beyond the %zu element%s of %.*s in -at", opt, name, n,
+                           n == 1 ? "" : "s", bl, name);
+    if (element && number)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is an element, but -at gives %.*s a number", opt, name,
+                           bl, name);
+    if (n)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is a vector of %zu element%s in -at: give %.60s=[...]", opt,
+                           name, n, n == 1 ? "" : "s", name);
+    return usage(d, "%s: '%s' has no value in -at", opt, name);
+}
+
+/* --seed x=[...]: as many elements as -at gives x */
+static ad_errclass seed_lengths(const cli_options *o, ad_diag *d)
+{
+    cli_nameset at;
+    if (!o->seed.nvecs) return AD_E_NONE;
+    if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) return nomem(d);
+    ad_errclass e = AD_E_NONE;
+    for (size_t v = 0; !e && v < o->seed.nvecs; v++) {
+        const cli_vector *x = &o->seed.vecs[v];
+        size_t n = cli_nameset_vector(&at, x->name, strlen(x->name));
+        if (n && n != x->len)
+            e = ad_diag_set(d, AD_E_USAGE, 0, 0, "--seed: %.60s has %zu element%s, but %zu in -at", x->name, x->len,
+                            x->len == 1 ? "" : "s", n);
+    }
+    cli_nameset_free(&at);
+    return e;
+}
+
 /* --seed and --wrt may only name variables that -at gives (in batch mode
  * the points give them too: checked once the header is read) */
 static ad_errclass check_at_names(const cli_options *o, ad_diag *d)
 {
     ad_errclass e = AD_E_NONE;
     if (o->points) return e;
+    if ((e = seed_lengths(o, d))) return e;
     size_t i = first_at(o, o->seed.names, o->seed.n, 0, &e, d);
-    if (!e && i < o->seed.n) return usage(d, "--seed: '%s' has no value in -at", o->seed.names[i], NULL);
+    if (!e && i < o->seed.n) return not_at(o, "--seed", o->seed.names[i], d);
     if (!e) i = first_at(o, o->wrt, o->nwrt, 0, &e, d);
-    if (!e && i < o->nwrt) return usage(d, "--wrt: '%s' has no value in -at", o->wrt[i], NULL);
+    if (!e && i < o->nwrt) return not_at(o, "--wrt", o->wrt[i], d);
     return e;
 }
 
@@ -938,6 +1035,7 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
     if (e) return e;
     o->no_block = getenv("ADCALC_NO_BLOCK") != NULL;
     if (o->help || o->version || o->completion_table) return AD_E_NONE;
+    if ((e = expand_wrt(o, d))) return e;
     return check_rules(o, d);
 }
 
@@ -998,7 +1096,7 @@ ad_errclass cli_option_set(cli_options *o, const char *name, const char *label, 
     if (e) return e;
     forget(o, id);
     if (!value) return AD_E_NONE;
-    if ((e = store(o, id, label, &v, d))) {
+    if ((e = store(o, id, label, &v, d)) || (id == CLI_OPT_WRT && (e = expand_wrt(o, d)))) {
         forget(o, id);
         return e;
     }

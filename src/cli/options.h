@@ -159,6 +159,11 @@ int cli_is_name(const char *s, size_t n);
 /* strict decimal number: [+-]digits[.digits][e[+-]digits]; 0 on success */
 int cli_parse_number(const char *s, size_t len, double *out, const char **why);
 
+/* --adjoint's weights against the outputs of the tape: one weight per
+ * output (vectors: some expression has a vector value, an output per
+ * element); AD_E_USAGE in d when they are not */
+ad_errclass cli_adjoint_weights(const cli_options *o, size_t outputs, int vectors, ad_diag *d);
+
 /* the request the options make for an engine plan: the point's variables
  * are the -at names, the columns --wrt or the -at names; joint: the
  * outputs of one tape (--jacobian, --adjoint at a point) */

@@ -24,6 +24,7 @@
 #include "report.h"
 #include "results.h"
 #include "run.h"
+#include "names.h"
 
 typedef struct {
     cli_options o;           /* the session's options: point, policy, mode... */
@@ -326,7 +327,7 @@ static void header(session *S, cli_buf *b, const cli_point *pt)
 {
     const ad_plan *plan = pt->answer.plan;
     cli_buf h = {0};
-    cli_print_tsv_header(&h, &S->o, ad_plan_layout(plan), &(cli_columns){plan, NULL});
+    cli_print_tsv_header(&h, &S->o, ad_plan_layout(plan), &(cli_columns){plan, NULL, NULL});
     cli_buf_putc(&h, 0);
     if (h.nomem) {
         b->nomem = 1;
@@ -338,6 +339,21 @@ static void header(session *S, cli_buf *b, const cli_point *pt)
         h.p = NULL;
     }
     cli_buf_free(&h);
+}
+
+/* the point's vectors (its names x[k], as :at x=[...] gives them) on the
+ * statement's tape t, so that the printers group their columns as they
+ * group -at's (shape.h): 0, or -1 when out of memory */
+static int point_vectors(const session *S, ad_tape *t)
+{
+    for (size_t i = 0; i < S->o.at.n; i++) {
+        const char *name = S->o.at.names[i];
+        size_t base, k;
+        if (cli_element(name, strlen(name), &base, &k) && k > ad_tape_vector_len(t, name, base) &&
+            ad_tape_set_vector(t, name, base, k) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* runs one statement (stmt[0..n), starting at input line first, column
@@ -354,6 +370,7 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
     memset(&pt, 0, sizeof pt);
     ad_errclass e = ad_session_run(S->sess, stmt, n, &kind, S->t, &unbound, &d);
     if (e == AD_E_NAME && unbound != (size_t)-1) e = cli_unbound(&S->o, S->t, unbound, &d);
+    if (!e && kind == AD_STMT_EXPR && point_vectors(S, S->t) < 0) e = ad_diag_set(&d, AD_E_IO, 0, 0, "out of memory");
     if (!e && kind == AD_STMT_EXPR) e = cli_derive_tape(&S->o, 1, S->t, S->w, &pt, &d);
     if (e) {
         int kept;

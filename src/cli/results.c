@@ -6,6 +6,7 @@
 #include <string.h>
 #include "results.h"
 #include "report.h"
+#include "shape.h"
 
 /* ---- JSON ---- */
 
@@ -31,17 +32,53 @@ static void jarray(cli_buf *b, const double *v, size_t n, size_t step, int prec)
     cli_buf_putc(b, ']');
 }
 
-/* {"x": v[0], "y": v[1]}: one number per column */
-static void jobject(cli_buf *b, const ad_plan *p, const double *v, int prec)
+/* {"x": [v[0], v[1]], "y": v[2]}: a number per column, an array per
+ * vector of them (shape.h) */
+static void jobject(cli_buf *b, const cli_answer *a, const double *v, int prec)
 {
+    cli_group g;
     cli_buf_putc(b, '{');
-    for (size_t i = 0; i < ad_plan_layout(p)->ncols; i++) {
-        if (i) cli_buf_puts(b, ", ");
-        jstr(b, ad_plan_column(p, i));
+    for (size_t k = 0; k < ad_plan_layout(a->plan)->ncols; k += g.n) {
+        cli_column_group(a->tape, a->plan, k, &g);
+        if (k) cli_buf_puts(b, ", ");
+        cli_buf_json_string(b, g.name, g.len);
         cli_buf_puts(b, ": ");
-        jnum(b, v[i], prec);
+        if (g.vector) jarray(b, v + k, g.n, 1, prec);
+        else jnum(b, v[k], prec);
     }
     cli_buf_putc(b, '}');
+}
+
+/* [v[0], [v[1], v[2]]]: an output's number each (step apart), an array
+ * for an expression whose value is a vector */
+static void jsources(cli_buf *b, const cli_answer *a, const double *v, int prec)
+{
+    const ad_layout *L = ad_plan_layout(a->plan);
+    cli_group g;
+    cli_buf_putc(b, '[');
+    for (size_t s = 0; s < cli_output_groups(a->tape, L->m); s++) {
+        cli_output_group(a->tape, s, &g);
+        if (s) cli_buf_puts(b, ", ");
+        if (g.vector) jarray(b, v + g.first * L->per_out, g.n, L->per_out, prec);
+        else jnum(b, v[g.first * L->per_out], prec);
+    }
+    cli_buf_putc(b, ']');
+}
+
+/* 1 when the one expression of a (not joint) has a vector value */
+static int vector_value(const cli_answer *a)
+{
+    cli_group g;
+    cli_output_group(a->tape, 0, &g);
+    return g.vector || ad_plan_layout(a->plan)->m > 1;
+}
+
+/* the value (or jvp) of one expression: its number, or its vector's */
+static void jsingle(cli_buf *b, const cli_answer *a, const double *v, int prec)
+{
+    const ad_layout *L = ad_plan_layout(a->plan);
+    if (vector_value(a)) jarray(b, v, L->m, L->per_out, prec);
+    else jnum(b, v[0], prec);
 }
 
 static void jnames(cli_buf *b, const ad_plan *p)
@@ -147,14 +184,14 @@ static void json_single(cli_buf *b, const cli_options *o, const cli_answer *a)
     int p = o->precision;
     size_t nc = L->ncols;
     cli_buf_puts(b, ", \"value\": ");
-    jnum(b, row[0], p);
+    jsingle(b, a, row, p);
     if (L->grad != AD_ABSENT) {
         cli_buf_puts(b, ", \"gradient\": ");
-        jobject(b, a->plan, row + L->grad, p);
+        jobject(b, a, row + L->grad, p);
     }
     if (L->jvp != AD_ABSENT) {
         cli_buf_puts(b, ", \"jvp\": ");
-        jnum(b, row[L->jvp], p);
+        jsingle(b, a, row + L->jvp, p);
     }
     if (L->hessian != AD_ABSENT) {
         cli_buf_puts(b, ", \"hessian\": ");
@@ -192,18 +229,18 @@ static void json_joint(cli_buf *b, const cli_options *o, const cli_answer *a)
     const double *row = a->row;
     int p = o->precision;
     cli_buf_puts(b, ", \"values\": ");
-    jarray(b, row, L->m, L->per_out, p);
+    jsources(b, a, row, p);
     if (L->grad != AD_ABSENT) {
         cli_buf_puts(b, ", \"jacobian\": ");
         jmatrix(b, row + L->grad, L->m, L->ncols, L->per_out, p);
     }
     if (L->vjp != AD_ABSENT) {
         cli_buf_puts(b, ", \"vjp\": ");
-        jobject(b, a->plan, row + L->vjp, p);
+        jobject(b, a, row + L->vjp, p);
     }
     if (L->jvp != AD_ABSENT) {
         cli_buf_puts(b, ", \"jvp\": ");
-        jarray(b, row + L->jvp, L->m, L->per_out, p);
+        jsources(b, a, row + L->jvp, p);
     }
     if (a->sigma) {
         cli_buf_puts(b, ", \"sigma\": ");
@@ -233,96 +270,210 @@ static void tsv_lines(cli_buf *b, const cli_options *o, const ad_layout *L, cons
 
 /* ---- text ---- */
 
-/* the i-th "label = number" line of an answer; 0 past the last */
-static int result_line(const cli_answer *a, size_t i, char *label, size_t n, double *v)
+/* text lines wrap before this column where they can (a vector's numbers) */
+#define CLI_TEXT_WIDTH 80
+
+/* n numbers of v (step apart) as "[a, b, c]", the '[' at column col: the
+ * numbers wrap onto lines of their own, each starting under the first
+ * number, so that a line stays within CLI_TEXT_WIDTH where that leaves a
+ * number on it; every number is printed */
+static void vector_text(cli_buf *b, const double *v, size_t n, size_t step, int prec, size_t col)
+{
+    char num[40];
+    size_t at = col + 1;
+    cli_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(ad_fmt_number(num, sizeof num, v[i * step], prec));
+        if (i && at + 2 + len + 1 > CLI_TEXT_WIDTH) {
+            cli_buf_puts(b, ",\n");
+            for (size_t k = 0; k <= col; k++) cli_buf_putc(b, ' ');
+            at = col + 1;
+        } else if (i) {
+            cli_buf_puts(b, ", ");
+            at += 2;
+        }
+        cli_buf_puts(b, num);
+        at += len;
+    }
+    cli_buf_putc(b, ']');
+}
+
+/* one "label = ..." line's right side: a number, or a vector's numbers */
+typedef struct {
+    char label[64];
+    const double *v;    /* the number, or the vector's first */
+    size_t n, step;     /* a vector: n numbers step apart */
+    int vec;
+} item;
+
+/* the right side of it at column col */
+static void put_item(cli_buf *b, const item *it, int prec, size_t col)
+{
+    if (it->vec) vector_text(b, it->v, it->n, it->step, prec, col);
+    else cli_buf_number(b, it->v[0], prec);
+}
+
+/* where a walk through the lines of an answer is: its section, and the
+ * column or output within it */
+typedef struct {
+    size_t sec, k;
+} cursor;
+/* the next line of a's walk at c into it (c moves past it); 0 at the end */
+typedef int next_fn(const cli_answer *a, cursor *c, item *it);
+
+/* a number, or a vector (n numbers step apart) */
+static void set_item(item *it, const double *v, size_t n, size_t step, int vec)
+{
+    it->v = v;
+    it->n = n;
+    it->step = step;
+    it->vec = vec;
+}
+
+/* the column group at c->k (shape.h) as a line: prefix NAME suffix,
+ * numbers v[k...]; c->k moves past it */
+static void column_item(const cli_answer *a, cursor *c, const char *prefix, const char *suffix, const double *v,
+                        item *it)
+{
+    cli_group g;
+    cli_column_group(a->tape, a->plan, c->k, &g);
+    snprintf(it->label, sizeof it->label, "%s%.*s%s", prefix, (int)(g.len > 40 ? 40 : g.len), g.name, suffix);
+    set_item(it, v + c->k, g.n, 1, g.vector);
+    c->k += g.n;
+}
+
+/* the source group at c->k as a line "f<k>": its output's number (at
+ * v, step apart per output), or its vector's; c->k moves past it */
+static int source_item(const cli_answer *a, cursor *c, const double *v, item *it)
+{
+    const ad_layout *L = ad_plan_layout(a->plan);
+    cli_group g;
+    if (c->k >= cli_output_groups(a->tape, L->m)) return 0;
+    cli_output_group(a->tape, c->k, &g);
+    snprintf(it->label, sizeof it->label, "f%zu", c->k + 1);
+    set_item(it, v + g.first * L->per_out, g.n, L->per_out, g.vector);
+    c->k++;
+    return 1;
+}
+
+/* one expression's number per output at v (its value, its jvp) as the
+ * line label, a vector when its value is one; the next section follows */
+static int output_item(const cli_answer *a, cursor *c, const char *label, const double *v, item *it)
+{
+    const ad_layout *L = ad_plan_layout(a->plan);
+    snprintf(it->label, sizeof it->label, "%s", label);
+    set_item(it, v, L->m, L->per_out, vector_value(a));
+    c->sec++;
+    return 1;
+}
+
+/* the lines of one expression's answer: value, d/dNAME, jvp, f^(k),
+ * hvp[NAME], sigma, sigma2 (a section each; the vectors of the value
+ * and of the columns on one line each) */
+static int result_line(const cli_answer *a, cursor *c, item *it)
 {
     const ad_layout *L = ad_plan_layout(a->plan);
     const double *row = a->row;
-    size_t nc = L->ncols;
-    if (i-- == 0) { snprintf(label, n, "value"); *v = row[0]; return 1; }
-    if (L->grad != AD_ABSENT) {
-        if (i < nc) { snprintf(label, n, "d/d%.40s", ad_plan_column(a->plan, i)); *v = row[L->grad + i]; return 1; }
-        i -= nc;
-    }
-    if (L->jvp != AD_ABSENT) {
-        if (i-- == 0) { snprintf(label, n, "jvp"); *v = row[L->jvp]; return 1; }
-    }
-    if (i < L->order) { snprintf(label, n, "f^(%zu)", i + 1); *v = row[L->derivs + i]; return 1; }
-    i -= L->order;
-    if (L->hvp != AD_ABSENT) {
-        if (i < nc) {
-            snprintf(label, n, "hvp[%.40s]", ad_plan_column(a->plan, i));
-            *v = row[L->hvp + i];
+    for (;; c->sec++, c->k = 0) {
+        switch (c->sec) {
+        case 0:
+            return output_item(a, c, "value", row, it);
+        case 1:
+            if (L->grad == AD_ABSENT || c->k >= L->ncols) continue;
+            column_item(a, c, "d/d", "", row + L->grad, it);
             return 1;
+        case 2:
+            if (L->jvp == AD_ABSENT) continue;
+            return output_item(a, c, "jvp", row + L->jvp, it);
+        case 3:
+            if (c->k >= L->order) continue;
+            snprintf(it->label, sizeof it->label, "f^(%zu)", c->k + 1);
+            set_item(it, row + L->derivs + c->k++, 1, 1, 0);
+            return 1;
+        case 4:
+            if (L->hvp == AD_ABSENT || c->k >= L->ncols) continue;
+            column_item(a, c, "hvp[", "]", row + L->hvp, it);
+            return 1;
+        case 5:
+            if (!a->sigma || c->k >= (L->hessian != AD_ABSENT ? 2 : 1)) continue;
+            snprintf(it->label, sizeof it->label, c->k ? "sigma2" : "sigma");
+            set_item(it, a->sigma + c->k++, 1, 1, 0);
+            return 1;
+        default:
+            return 0;
         }
-        i -= nc;
     }
-    if (a->sigma && i < 2 && (i == 0 || L->hessian != AD_ABSENT)) {
-        snprintf(label, n, i ? "sigma2" : "sigma");
-        *v = a->sigma[i];
-        return 1;
-    }
-    return 0;
 }
 
-static void result_lines(cli_buf *b, const cli_answer *a, const char *indent, int prec)
+/* w^T J (--adjoint): a line per column group */
+static int vjp_line(const cli_answer *a, cursor *c, item *it)
 {
-    char label[64], num[40];
-    double v;
+    const ad_layout *L = ad_plan_layout(a->plan);
+    if (c->k >= L->ncols) return 0;
+    column_item(a, c, "d/d", "", a->row + L->vjp, it);
+    return 1;
+}
+
+/* J v (--seed, joint): a line per expression */
+static int jvp_line(const cli_answer *a, cursor *c, item *it)
+{
+    return source_item(a, c, a->row + ad_plan_layout(a->plan)->jvp, it);
+}
+
+/* the lines of a's walk next, their '=' signs aligned */
+static void item_lines(cli_buf *b, const cli_answer *a, next_fn *next, const char *indent, int prec)
+{
+    item it;
     size_t w = 0;
-    for (size_t i = 0; result_line(a, i, label, sizeof label, &v); i++)
-        if (strlen(label) > w) w = strlen(label);
-    for (size_t i = 0; result_line(a, i, label, sizeof label, &v); i++)
-        cli_buf_printf(b, "%s%-*s = %s\n", indent, (int)w, label, ad_fmt_number(num, sizeof num, v, prec));
+    for (cursor c = {0, 0}; next(a, &c, &it);)
+        if (strlen(it.label) > w) w = strlen(it.label);
+    for (cursor c = {0, 0}; next(a, &c, &it);) {
+        cli_buf_printf(b, "%s%-*s = ", indent, (int)w, it.label);
+        put_item(b, &it, prec, strlen(indent) + w + 3);
+        cli_buf_putc(b, '\n');
+    }
 }
 
-/* the label of row or column i: prefix and the column's name, or "f<i+1>"
- * (an output) without a plan */
-static const char *rc_label(char *buf, size_t n, const char *prefix, const ad_plan *names, size_t i)
+/* the rows or columns of a matrix: the columns of plan (prefix before
+ * their names), or without a plan the outputs "f1", "f2[3]" (shape.h) */
+typedef struct {
+    const char *prefix;
+    const ad_plan *plan;
+    const ad_tape *tape;
+    size_t m;
+} axis;
+
+static const char *axis_label(const axis *x, size_t i, char *buf, size_t n)
 {
-    if (names) snprintf(buf, n, "%s%.40s", prefix, ad_plan_column(names, i));
-    else snprintf(buf, n, "%sf%zu", prefix, i + 1);
+    char out[64];
+    if (x->plan) snprintf(buf, n, "%s%.40s", x->prefix, ad_plan_column(x->plan, i));
+    else snprintf(buf, n, "%sf%s", x->prefix, cli_output_label(x->tape, x->m, i, out, sizeof out));
     return buf;
 }
 
 /* a labelled matrix: corner and column labels, then one labelled row each
  * (rows step apart in m); all columns one width */
-static void matrix(cli_buf *b, const char *indent, const char *corner, const char *rowprefix, const ad_plan *rowl,
-                   const ad_plan *coll, const char *colprefix, const double *m, size_t rows, size_t cols,
-                   size_t step, int prec)
+static void matrix(cli_buf *b, const char *indent, const char *corner, const axis *rowl, const axis *coll,
+                   const double *m, size_t rows, size_t cols, size_t step, int prec)
 {
-    char num[40], lab[64];
+    char num[40], lab[96];
     size_t w0 = strlen(corner), w = 0;
     for (size_t r = 0; r < rows; r++)
-        if (strlen(rc_label(lab, sizeof lab, rowprefix, rowl, r)) > w0) w0 = strlen(lab);
+        if (strlen(axis_label(rowl, r, lab, sizeof lab)) > w0) w0 = strlen(lab);
     for (size_t c = 0; c < cols; c++)
-        if (strlen(rc_label(lab, sizeof lab, colprefix, coll, c)) > w) w = strlen(lab);
+        if (strlen(axis_label(coll, c, lab, sizeof lab)) > w) w = strlen(lab);
     for (size_t r = 0; r < rows; r++)
         for (size_t c = 0; c < cols; c++)
             if (strlen(ad_fmt_number(num, sizeof num, m[r * step + c], prec)) > w) w = strlen(num);
     cli_buf_printf(b, "%s%-*s", indent, (int)w0, corner);
-    for (size_t c = 0; c < cols; c++) cli_buf_printf(b, "  %*s", (int)w, rc_label(lab, sizeof lab, colprefix, coll, c));
+    for (size_t c = 0; c < cols; c++) cli_buf_printf(b, "  %*s", (int)w, axis_label(coll, c, lab, sizeof lab));
     cli_buf_puts(b, "\n");
     for (size_t r = 0; r < rows; r++) {
-        cli_buf_printf(b, "%s%-*s", indent, (int)w0, rc_label(lab, sizeof lab, rowprefix, rowl, r));
+        cli_buf_printf(b, "%s%-*s", indent, (int)w0, axis_label(rowl, r, lab, sizeof lab));
         for (size_t c = 0; c < cols; c++)
             cli_buf_printf(b, "  %*s", (int)w, ad_fmt_number(num, sizeof num, m[r * step + c], prec));
         cli_buf_puts(b, "\n");
     }
-}
-
-/* "label = number" lines for a vector labelled like matrix rows (n
- * numbers step apart) */
-static void vector(cli_buf *b, const char *prefix, const ad_plan *names, const double *v, size_t n, size_t step,
-                   int prec)
-{
-    char num[40], lab[64];
-    size_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strlen(rc_label(lab, sizeof lab, prefix, names, i)) > w) w = strlen(lab);
-    for (size_t i = 0; i < n; i++)
-        cli_buf_printf(b, "%-*s = %s\n", (int)w, rc_label(lab, sizeof lab, prefix, names, i),
-                       ad_fmt_number(num, sizeof num, v[i * step], prec));
 }
 
 /* "x*y+sin(x)" as a one-line header: newlines shown as spaces, long text cut */
@@ -437,7 +588,8 @@ void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const
     int p = o->precision;
     if (bare(o)) {
         /* a bare value, as bc prints it */
-        cli_buf_number(b, a->row[0], p);
+        if (vector_value(a)) vector_text(b, a->row, L->m, L->per_out, p, 0);
+        else cli_buf_number(b, a->row[0], p);
         cli_buf_putc(b, '\n');
         return;
     }
@@ -446,44 +598,62 @@ void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const
         put_source_line(b, s, 200);
         cli_buf_puts(b, "\n");
     }
-    result_lines(b, a, indent, p);
+    item_lines(b, a, result_line, indent, p);
     if (L->hessian != AD_ABSENT) {
+        axis vars = {"d/d", a->plan, NULL, 0};
         cli_buf_puts(b, "\n");
-        matrix(b, indent, "hessian", "d/d", a->plan, a->plan, "d/d", a->row + L->hessian, L->ncols, L->ncols,
-               L->ncols, p);
+        matrix(b, indent, "hessian", &vars, &vars, a->row + L->hessian, L->ncols, L->ncols, L->ncols, p);
     }
     if (a->chk) text_check(b, o, a, indent);
     if (a->exp) text_expect(b, o, a->exp, indent);
 }
 
+/* "f1 = value  # the expression", a line per expression (a vector value
+ * on its own lines, the expression after its ']') */
+static void joint_values(cli_buf *b, const cli_options *o, const cli_answer *a)
+{
+    const ad_layout *L = ad_plan_layout(a->plan);
+    size_t ns = cli_output_groups(a->tape, L->m), wv = 0, wl;
+    char num[40], lab[32];
+    cli_group g;
+    wl = (size_t)snprintf(lab, sizeof lab, "f%zu", ns);
+    for (size_t s = 0; s < ns; s++) {
+        cli_output_group(a->tape, s, &g);
+        if (!g.vector && strlen(ad_fmt_number(num, sizeof num, a->row[g.first * L->per_out], o->precision)) > wv)
+            wv = strlen(num);
+    }
+    for (size_t s = 0; s < ns; s++) {
+        cli_output_group(a->tape, s, &g);
+        snprintf(lab, sizeof lab, "f%zu", s + 1);
+        cli_buf_printf(b, "%-*s = ", (int)wl, lab);
+        if (g.vector) {
+            vector_text(b, a->row + g.first * L->per_out, g.n, L->per_out, o->precision, wl + 3);
+            cli_buf_puts(b, "  # ");
+        } else {
+            cli_buf_printf(b, "%-*s  # ", (int)wv, ad_fmt_number(num, sizeof num, a->row[g.first * L->per_out], o->precision));
+        }
+        if (s < o->nsrc) put_source_line(b, &o->src[s], 60);
+        cli_buf_puts(b, "\n");
+    }
+}
+
 void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a)
 {
     const ad_layout *L = ad_plan_layout(a->plan);
-    const double *row = a->row;
     int p = o->precision;
-    char num[40];
-    size_t wv = 0, wl = strlen(rc_label(num, sizeof num, "", NULL, L->m - 1));
-    for (size_t r = 0; r < L->m; r++)
-        if (strlen(ad_fmt_number(num, sizeof num, row[r * L->per_out], p)) > wv) wv = strlen(num);
-    /* f1 = value   # the expression */
-    for (size_t r = 0; r < L->m; r++) {
-        char lab[32];
-        cli_buf_printf(b, "%-*s = %-*s  # ", (int)wl, rc_label(lab, sizeof lab, "", NULL, r), (int)wv,
-                       ad_fmt_number(num, sizeof num, row[r * L->per_out], p));
-        put_source_line(b, &o->src[r], 60);
-        cli_buf_puts(b, "\n");
-    }
+    joint_values(b, o, a);
     if (L->grad != AD_ABSENT) {
+        axis outs = {"", NULL, a->tape, L->m}, vars = {"d/d", a->plan, NULL, 0};
         cli_buf_puts(b, "\n");
-        matrix(b, "", "jacobian", "", NULL, a->plan, "d/d", row + L->grad, L->m, L->ncols, L->per_out, p);
+        matrix(b, "", "jacobian", &outs, &vars, a->row + L->grad, L->m, L->ncols, L->per_out, p);
     }
     if (L->vjp != AD_ABSENT) {
         cli_buf_puts(b, "\nvjp (the weighted sum of the rows, w^T J)\n");
-        vector(b, "d/d", a->plan, row + L->vjp, L->ncols, 1, p);
+        item_lines(b, a, vjp_line, "", p);
     }
     if (L->jvp != AD_ABSENT) {
         cli_buf_puts(b, "\njvp (J v along the seed)\n");
-        vector(b, "", NULL, row + L->jvp, L->m, L->per_out, p);
+        item_lines(b, a, jvp_line, "", p);
     }
 }
 
@@ -604,25 +774,29 @@ static void field_names(cli_buf *b, const ad_layout *L, const cli_columns *c, co
     for (size_t k = 0; k < L->order; k++) cli_buf_printf(b, "%cf^(%zu)%s", sep, k + 1, suffix);
 }
 
-/* the names of an output's --sigma figures, a sep before each; #r
- * after each when r > 0 */
-static void sigma_names(cli_buf *b, const cli_options *o, size_t r, char sep)
+/* the names of an output's --sigma figures, a sep before each, suffix
+ * after each */
+static void sigma_names(cli_buf *b, const cli_options *o, const char *suffix, char sep)
 {
     static const char *const name[] = {"sigma", "sigma2"};
-    for (size_t k = 0; k < cli_sigma_fields(o); k++) {
-        cli_buf_printf(b, "%c%s", sep, name[k]);
-        if (r) cli_buf_printf(b, "#%zu", r);
-    }
+    for (size_t k = 0; k < cli_sigma_fields(o); k++) cli_buf_printf(b, "%c%s%s", sep, name[k], suffix);
+}
+
+/* the suffix of output r's fields: none for one output, else "#N", or
+ * "#N[K]" for element K of expression N's vector value (shape.h) */
+static const char *output_suffix(const cli_columns *c, const ad_layout *L, size_t r, char *buf, size_t n)
+{
+    char lab[48];
+    if (L->m > 1 || cli_has_vector_value(c->tape)) snprintf(buf, n, "#%s", cli_output_label(c->tape, L->m, r, lab, sizeof lab));
+    else snprintf(buf, n, "%s", "");
+    return buf;
 }
 
 void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c, char sep)
 {
-    for (size_t r = 0; r < L->m; r++) {
-        char suffix[24] = "";
-        if (L->m > 1) snprintf(suffix, sizeof suffix, "#%zu", r + 1);
-        field_names(b, L, c, suffix, sep, r == 0);
-    }
-    for (size_t r = 0; r < L->m; r++) sigma_names(b, o, L->m > 1 ? r + 1 : 0, sep);
+    char suffix[64];
+    for (size_t r = 0; r < L->m; r++) field_names(b, L, c, output_suffix(c, L, r, suffix, sizeof suffix), sep, r == 0);
+    for (size_t r = 0; r < L->m; r++) sigma_names(b, o, output_suffix(c, L, r, suffix, sizeof suffix), sep);
     if (o->check) cli_buf_printf(b, "%ccheck", sep);
     if (o->nexpect) cli_buf_printf(b, "%cexpect", sep);
     cli_buf_putc(b, '\n');
@@ -631,7 +805,7 @@ void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, cons
 void cli_print_tsv_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c)
 {
     field_names(b, L, c, "", '\t', 1);
-    sigma_names(b, o, 0, '\t');
+    sigma_names(b, o, "", '\t');
     if (o->check) cli_buf_puts(b, "\tcheck");
     if (o->nexpect) cli_buf_puts(b, "\texpect");
     cli_buf_putc(b, '\n');

@@ -26,6 +26,8 @@ typedef struct {
     const ad_check_result *chk;   /* the gradient check, or NULL */
     const cli_expected *exp;      /* --expect, or NULL */
     const double *sigma;          /* --sigma: cli_sigma_fields per output, or NULL */
+    const ad_tape *tape;          /* the tape recorded: which outputs and columns are vectors
+                                   * (shape.h), or NULL: none */
 } cli_answer;
 
 /* one expression's result as text; several: headed by the expression */
@@ -58,8 +60,9 @@ void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, 
 typedef struct {
     const ad_plan *plan;
     const char *const *names;
+    const ad_tape *tape;          /* the outputs' labels (shape.h), or NULL: numbered */
 } cli_columns;
-/* --format tsv: one line per output, its fields tab-separated in the order
+/* --format tsv: one line per output (an element of a vector value too), its fields tab-separated in the order
  * of the row (value, d/dNAME..., jvp, hvp[NAME]..., d2/dNAMEdNAME...,
  * f^(k)...), then "pass" or "FAIL" with --check and with --expect; w^T J
  * (--adjoint) on a last line of its own */
@@ -74,7 +77,8 @@ void cli_print_text_field(cli_buf *b, const char *s, size_t n, char sep);
  * --sigma (output by output), then the verdicts of a
  * (--check, --expect: pass or FAIL; nan when a is NULL, a row that
  * failed); the header row names them, every output's fields with the
- * suffix #N when there are several, then "check" and "expect" */
+ * suffix #N when there are several (#N[K]: element K of expression N's
+ * vector value), then "check" and "expect" */
 void cli_print_row(cli_buf *b, const cli_options *o, const ad_layout *L, const double *row, char sep, const cli_answer *a);
 void cli_print_header(cli_buf *b, const cli_options *o, const ad_layout *L, const cli_columns *c, char sep);
 

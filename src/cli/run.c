@@ -10,6 +10,7 @@
 #include "libs.h"
 #include "sigma.h"
 #include "report.h"
+#include "shape.h"
 
 void cli_point_free(cli_point *pt)
 {
@@ -95,11 +96,51 @@ ad_errclass cli_record(const cli_options *o, const cli_source *src, size_t n, ad
     return e;
 }
 
+/* the option of o that asks for what only a number has (a gradient, a
+ * Hessian, ...), or NULL; many: every output gets its own first
+ * derivatives (a joint tape, batch rows) */
+static const char *needs_number(const cli_options *o, int many)
+{
+    if (!many && o->given[CLI_OPT_WRT]) return "--wrt";
+    if (!many && o->grad) return "--grad";
+    if (o->hessian) return "--hessian";
+    if (o->order) return "--order";
+    if (o->check) return "--check";
+    if (o->nexpect) return "--expect";
+    if (o->sigma.n) return "--sigma";
+    if (o->ncov) return "--cov";
+    return NULL;
+}
+
+ad_errclass cli_check_values(const cli_options *o, const cli_source *src, size_t n, const ad_tape *t, int many,
+                             ad_diag *d)
+{
+    const char *opt = needs_number(o, many);
+    for (size_t s = 0; opt && s < ad_tape_nsources(t) && s < n; s++) {
+        int vec;
+        size_t first, len = ad_tape_source_outputs(t, s, &first, &vec);
+        if (!vec) continue;
+        ad_diag_set(d, AD_E_USAGE, 0, 0, "the value of %.60s is a vector of %zu element%s: %s needs a number (%s)",
+                    src[s].name, len, len == 1 ? "" : "s", opt,
+                    strcmp(opt, "--grad") && strcmp(opt, "--wrt")
+                        ? "reduce it, as with sum(...), or index it, as with v[1]"
+                        : "--jacobian gives a row of derivatives per element; or reduce it, as with sum(...)");
+        if (d) d->src = (int)s;
+        return AD_E_USAGE;
+    }
+    return many ? cli_adjoint_weights(o, ad_tape_noutputs(t), cli_has_vector_value(t), d) : AD_E_NONE;
+}
+
+/* the n sources on one tape are its outputs, each with its own
+ * derivatives (several expressions, --jacobian, --adjoint) */
+static int joint_outputs(const cli_options *o, size_t n) { return n > 1 || o->jacobian || o->adjoint; }
+
 ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, ad_tape *t, ad_work *w,
                          cli_point *pt, ad_diag *d)
 {
     memset(pt, 0, sizeof *pt);
     ad_errclass e = cli_record(o, src, n, t, d);
+    if (!e) e = cli_check_values(o, src, n, t, joint_outputs(o, n), d);
     return e ? e : cli_derive_tape(o, n, t, w, pt, d);
 }
 
@@ -137,18 +178,8 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     memset(pt, 0, sizeof *pt);
     ad_errclass e = cli_prepare(o, t, d);
     if (e) return e;
-    /* (until the printers know vector values: one number per expression) */
-    for (size_t s = 0; s < ad_tape_nsources(t); s++) {
-        size_t first;
-        int vec;
-        ad_tape_source_outputs(t, s, &first, &vec);
-        if (vec) {
-            if (d) d->src = (int)s;
-            return ad_diag_set(d, AD_E_USAGE, 0, 0, "the value of expression %zu is a vector: not printed yet", s + 1);
-        }
-    }
     ad_request rq;
-    cli_request(o, n > 1 || o->jacobian || o->adjoint, &rq);
+    cli_request(o, joint_outputs(o, n), &rq);
     size_t i;
     if ((e = ad_plan_new(t, &rq, &pt->plan, &i, d))) return e == AD_E_NAME ? cli_unbound(o, t, i, d) : e;
     const ad_layout *L = ad_plan_layout(pt->plan);
@@ -158,7 +189,7 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     if (!pt->row || (rq.check && !pt->items)) return nomem(d);
     pt->chk.items = pt->items;
     if ((e = ad_derive(pt->plan, w, o->at.values, pt->row, rq.check ? &pt->chk : NULL, d))) return e;
-    pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL, NULL, NULL};
+    pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL, NULL, NULL, t};
     if (cli_sigma_fields(o) && (e = propagate(o, pt, d))) return e;
     if (o->stats) path_stats(t, ad_work_tape(w));
     return AD_E_NONE;
@@ -214,7 +245,7 @@ static int tsv_header(const cli_options *o, int joint, int *done)
     cli_request(o, joint, &rq);
     if (ad_layout_of(&rq, joint ? o->nsrc : 1, &L) < 0) return 0;   /* the derivation says why */
     cli_buf b = {0};
-    cli_print_tsv_header(&b, o, &L, &(cli_columns){NULL, rq.cols});
+    cli_print_tsv_header(&b, o, &L, &(cli_columns){NULL, rq.cols, NULL});
     return emit(o, &b);
 }
 

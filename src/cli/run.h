@@ -28,6 +28,14 @@ ad_errclass cli_record(const cli_options *o, const cli_source *src, size_t n, ad
  * --stats on stderr */
 ad_errclass cli_prepare(const cli_options *o, ad_tape *t, ad_diag *d);
 
+/* refuses, as a usage error in d (d->src: the source), what o asks for
+ * that only a number has where one of the n sources recorded on t has a
+ * vector value, and --adjoint weights that are not one per output; many:
+ * every output gets its own first derivatives (the outputs of one tape,
+ * batch rows) */
+ad_errclass cli_check_values(const cli_options *o, const cli_source *src, size_t n, const ad_tape *t, int many,
+                             ad_diag *d);
+
 /* Records the n sources (as the outputs of one tape), plans what o asks
  * for at the -at point and derives it into pt; on failure d says why
  * (d->src: which source) */
