@@ -4,8 +4,9 @@
  *
  * Input: byte 0 picks the options (policy, output format, dump, seeds,
  * Hessian, Taylor order, Jacobian); then the -at text up to the first
- * newline; the rest is the expression (for the Jacobian, split in two at
- * the first ';').  Besides
+ * newline, where x=[1,2,3] gives a vector (declared on every tape the
+ * checks below record, as the command declares it); the rest is the
+ * expression (for the Jacobian, split in two at the first ';').  Besides
  * the sanitizers, it checks two invariants: forward and reverse mode agree
  * on the outcome class and, when they succeed, on the value to the bit;
  * and the block replay of batch mode, on the optimised tape at a few
