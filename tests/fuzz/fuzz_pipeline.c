@@ -4,8 +4,9 @@
  *
  * Input: byte 0 picks the options (policy, output format, dump, seeds,
  * Hessian, Taylor order, Jacobian); then the -at text up to the first
- * newline; the rest is the expression (for the Jacobian, split in two at
- * the first ';').  Besides
+ * newline, where x=[1,2,3] gives a vector (declared on every tape the
+ * checks below record, as the command declares it); the rest is the
+ * expression (for the Jacobian, split in two at the first ';').  Besides
  * the sanitizers, it checks two invariants: forward and reverse mode agree
  * on the outcome class and, when they succeed, on the value to the bit;
  * and the block replay of batch mode, on the optimised tape at a few
@@ -51,6 +52,17 @@ static void drop_error(const ad_diag *d)
 {
     char msg[600];
     cli_message(d, msg, sizeof msg);
+}
+
+/* the vectors of the -at text (x=[1,2,3]) declared on t before it
+ * records, as the command does (cli_record): without them x[i] and sum(x)
+ * are errors on the tapes the checks below record themselves */
+static void declare_at(ad_tape *t, const char *at_text)
+{
+    cli_bindings b = {0};
+    ad_diag d;
+    if (!cli_add_bindings("-at", at_text, &b, &d)) cli_declare_vectors(&b, t);
+    cli_bindings_free(&b);
 }
 
 static ad_errclass one(int argc, char **argv, ad_tape *t, ad_work *w, double *value,
@@ -231,7 +243,7 @@ static void engines_check(const ad_tape *t, ad_work *w, const double *x, size_t 
         }
 }
 
-static void block_check(const char *expr, const uint8_t *data, size_t size)
+static void block_check(const char *at_text, const char *expr, const uint8_t *data, size_t size)
 {
     enum { NP = 8 };
     ad_tape *t = ad_tape_new();
@@ -239,7 +251,10 @@ static void block_check(const char *expr, const uint8_t *data, size_t size)
     ad_block *bk = ad_block_new();
     ad_diag d;
     ad_optstats st;
-    if (t) ad_tape_set_iterations(t, FUZZ_ITERATIONS);
+    if (t) {
+        ad_tape_set_iterations(t, FUZZ_ITERATIONS);
+        declare_at(t, at_text);
+    }
     if (!t || !w || !bk || ad_parse(t, expr, strlen(expr), &d) || ad_optimize(t, &st) < 0 ||
         ad_tape_noutputs(t) != 1 || ad_tape_ninputs(t) > 16 || ad_block_width(t) < NP)
         goto out;
@@ -304,7 +319,7 @@ out:
  * its workspace has derived other points before (and kept their paths) or
  * not, and the block replay of the rows (sorted by path) gives every row
  * it does not flag to the bit (paths_check). */
-static void paths_check(const char *expr, const uint8_t *data, size_t size)
+static void paths_check(const char *at_text, const char *expr, const uint8_t *data, size_t size)
 {
     enum { NP = 8 };
     ad_tape *t = ad_tape_new();
@@ -312,7 +327,10 @@ static void paths_check(const char *expr, const uint8_t *data, size_t size)
     ad_block *bk = ad_block_new();
     ad_plan *p = NULL;
     ad_diag d;
-    if (t) ad_tape_set_iterations(t, FUZZ_ITERATIONS);
+    if (t) {
+        ad_tape_set_iterations(t, FUZZ_ITERATIONS);
+        declare_at(t, at_text);
+    }
     if (!t || !w || !alone || !bk || ad_parse(t, expr, strlen(expr), &d) || ad_optimize(t, NULL) < 0 ||
         !ad_tape_nguards(t) || ad_tape_noutputs(t) != 1 || ad_tape_ninputs(t) > 16)
         goto out;
@@ -422,7 +440,8 @@ static void session_check(const char *at_text, const char *expr)
     if (s) ad_session_set_iterations(s, FUZZ_ITERATIONS);
     if (whole) ad_tape_set_iterations(whole, FUZZ_ITERATIONS);
     if (!cli_add_bindings("-at", at_text, &at, &d) && s && out && whole && w &&
-        !ad_session_point(s, (const char *const *)at.names, at.values, at.n)) {
+        !ad_session_point(s, (const char *const *)at.names, at.values, at.n) &&
+        !cli_declare_vectors(&at, whole)) {
         size_t len = strlen(expr), pos = 0;
         int line = 1, col = 1;
         ad_stmt st;
@@ -459,9 +478,7 @@ static void session_check(const char *at_text, const char *expr)
             }
         }
     }
-    for (size_t i = 0; i < at.n; i++) free(at.names[i]);
-    free(at.names);
-    free(at.values);
+    cli_bindings_free(&at);   /* its vectors too */
     ad_session_free(s);
     ad_tape_free(out);
     ad_tape_free(whole);
@@ -509,8 +526,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "values differ: %.17g vs %.17g\n", vf, vr);
         abort();
     }
-    block_check(expr, data, size);
-    paths_check(expr, data, size);
+    block_check(at, expr, data, size);
+    paths_check(at, expr, data, size);
     session_check(at, expr);
     if (flags & 16) {
         char *hv[18] = {"adcalc", "-e", expr, "--hessian", "--nondiff", (char *)policy, "--format", (char *)fmt,

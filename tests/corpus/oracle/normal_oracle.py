@@ -221,7 +221,7 @@ def self_check(out):
 def emit(out, head, argv):
     """the rows of each table (out: name -> lines) under its header
     (head: name -> line): into DIR/name.tsv with --write DIR, else on
-    standard output; special_oracle.py writes its tables with it too"""
+    standard output (run below writes every oracle's tables with it)"""
     if len(argv) == 3 and argv[1] == "--write":
         for name, r in out.items():
             with open("%s/%s.tsv" % (argv[2], name), "w") as fh:
@@ -232,12 +232,15 @@ def emit(out, head, argv):
             print("\n".join(r))
 
 
-def main():
-    out = rows(DPS)
+def run(rows, self_check, head, dps):
+    """an oracle script's work: its rows at dps digits, its self-checks,
+    its tables (emit); the exit status (1 when a self-check failed).
+    special_oracle.py and vector_oracle.py run with it too"""
+    out = rows(dps)
     bad = self_check(out)
-    emit(out, HEAD, sys.argv)
+    emit(out, head, sys.argv)
     return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(rows, self_check, HEAD, DPS))

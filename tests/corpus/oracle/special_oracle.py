@@ -50,7 +50,7 @@ from mpmath import mp, mpf
 # the rounding, printing and nested mpmath.diff of the ln/normpdf/normcdf
 # oracle, the same here (its own point() reads the text as decimal, ours
 # as the double it parses to)
-from normal_oracle import at_text, dbl, emit, fmt, partial
+from normal_oracle import at_text, dbl, fmt, partial, run
 
 DPS = 50
 DPS_CHECK = 80
@@ -335,12 +335,5 @@ def self_check(out):
     return bad
 
 
-def main():
-    out = rows(DPS)
-    bad = self_check(out)
-    emit(out, HEAD, sys.argv)
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(rows, self_check, HEAD, DPS))
