@@ -443,8 +443,8 @@ typedef struct {
 
 /* Reads the statement starting at *pos of src[0..len) (*line, *col are its
  * position) and advances all three past it.  Statements end at ';', at the
- * end, or at a line end outside parentheses that follows a name, a number
- * or ')' (so "x +" continues on the next line); a statement of control flow
+ * end, or at a line end outside parentheses and brackets that follows a
+ * name, a number, ')' or ']' (so "x +" continues on the next line); a statement of control flow
  * (if, while, for) ends at the '}' of its last block.  0 at the end of src. */
 int ad_next_stmt(const char *src, size_t len, size_t *pos, int *line, int *col, ad_stmt *st);
 

@@ -131,9 +131,10 @@ int adi_nesting_error(adi_pctx *P, int line, int col, const char *what)
     char here;
     uintptr_t at = (uintptr_t)&here, top = P->prog->stack_top;
     uintptr_t used = top > at ? top - at : at - top;
-    if (P->depth < ADI_MAX_INLINE_DEPTH && !(top && used > ADI_INLINE_STACK)) return 0;
+    int depth = P->depth + P->prog->sumdepth;
+    if (depth < ADI_MAX_INLINE_DEPTH && !(top && used > ADI_INLINE_STACK)) return 0;
     adi_perror(P, AD_E_SYNTAX, line, col, "%s more than %d deep", what,
-               P->depth >= ADI_MAX_INLINE_DEPTH ? ADI_MAX_INLINE_DEPTH : P->depth);
+               depth >= ADI_MAX_INLINE_DEPTH ? ADI_MAX_INLINE_DEPTH : depth);
     return 1;
 }
 
@@ -160,6 +161,7 @@ int32_t adi_inline_call(adi_pctx *P, size_t fi, size_t nargs, int line, int col)
         ps[k].name = g->src + f->param_off[k];
         ps[k].len = f->param_len[k];
         ps[k].node = P->args[P->nargs - nargs + k];
+        adi_vec_bound(g, ps[k].node, -1);   /* a parameter holds it: never reclaimed */
     }
     ad_errclass e;
     int32_t r = adi_parse_span(P->t, g, f->body_off, f->body_len, f->body_line, f->body_col, ps,

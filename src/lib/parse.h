@@ -61,6 +61,7 @@ typedef struct adi_prog {
     size_t spancap;
     volatile int scanning; /* it is in use */
     int inloop;            /* a loop is running: its spans are noted (memo.c) */
+    int sumdepth;          /* indexed sums open (vector.c), counted with inlining depth */
     adi_symtab memokeys;   /* span -> its notes */
     struct adi_memo *memo;
     size_t nmemo, memocap;

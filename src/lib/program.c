@@ -78,7 +78,7 @@ static int if_is_statement(const char *s, size_t end, size_t i)
         if (depth > 0) continue;
         if (c == '{') return 1;
         if (c == ';' || c == '}') return 0;
-        if (c == '\n' && (idchar((unsigned char)last) || last == '.' || last == ')')) {
+        if (c == '\n' && (idchar((unsigned char)last) || last == '.' || last == ')' || last == ']')) {
             size_t k = j;
             while (k < end && isspace((unsigned char)s[k])) k++;
             if (k >= end || s[k] != '{') return 0;
@@ -190,13 +190,13 @@ int ad_next_stmt(const char *s, size_t len, size_t *pos, int *line, int *col, ad
             continue;
         }
         if (ch == ';' && depth <= 0) { end = i; next = i + 1; break; }
-        if (ch == '\n' && depth <= 0 && (idchar((unsigned char)last) || last == '.' || last == ')')) {
+        if (ch == '\n' && depth <= 0 && (idchar((unsigned char)last) || last == '.' || last == ')' || last == ']')) {
             end = i;
             next = i + 1;
             break;
         }
-        if (ch == '(') depth++;
-        else if (ch == ')') depth--;
+        if (ch == '(' || ch == '[') depth++;
+        else if (ch == ')' || ch == ']') depth--;
         if (!isspace((unsigned char)ch)) last = ch;
         step(s, &i, &l, &c);
     }

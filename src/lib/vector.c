@@ -119,13 +119,13 @@ static int whole(adi_pctx *P, int32_t i, const char *what, int line, int col, do
     }
     *v = P->t->rval[i];
     if (P->prog->checking) *v = 1;   /* a stand-in while a function's body is checked */
-    if (!(fabs(*v) <= 9007199254740992.0) || *v != floor(*v)) {
+    if (*v != floor(*v)) {   /* (nan and the infinities too) */
         char num[40];
         snprintf(num, sizeof num, "%.17g", *v);
-        adi_perror(P, AD_E_DOMAIN, line, col, "%s is %s, not a whole number", what, num);
+        adi_perror(P, AD_E_DOMAIN, line, col, "%s is %s, not a whole number", what, isnan(*v) ? "nan" : num);
         return -1;
     }
-    return 0;
+    return 0;   /* (whole; beyond 2^53 it is beyond any length: the callers say so) */
 }
 
 /* ---- indexing ---- */
@@ -173,10 +173,10 @@ static int position(adi_pctx *P, int32_t i, const char *name, size_t len, size_t
     if (v < (double)lo_ok || v > (double)n) {
         quoted(q, sizeof q, name, len);
         if (v < 1 && lo_ok == 1)
-            adi_perror(P, AD_E_DOMAIN, line, col, "index %.0f is out of range: indices start at 1 (%s has %zu element%s)",
+            adi_perror(P, AD_E_DOMAIN, line, col, "index %.17g is out of range: indices start at 1 (%s has %zu element%s)",
                        v, q, n, n == 1 ? "" : "s");
         else
-            adi_perror(P, AD_E_DOMAIN, line, col, "index %.0f is out of range: %s has %zu element%s", v, q, n,
+            adi_perror(P, AD_E_DOMAIN, line, col, "index %.17g is out of range: %s has %zu element%s", v, q, n,
                        n == 1 ? "" : "s");
         return -1;
     }
@@ -208,6 +208,10 @@ int32_t adi_vec_slice(adi_pctx *P, const char *name, size_t len, int32_t lo, int
         if (not_vector(P, name, len, line, col)) return -1;
         return adi_vec_new(P, 0);
     }
+    /* the start may be just past the end, for the empty x[n+1..n] */
+    int fixed = !adi_is_vec(lo) && !adi_is_vec(hi) && !P->t->rdep[lo] && !P->t->rdep[hi];
+    int past = fixed && P->t->rval[lo] == (double)n + 1 && P->t->rval[hi] == (double)n;
+    if (past) return adi_vec_new(P, 0);
     if (position(P, lo, name, len, n, 1, lline, lcol, &a) < 0) return -1;
     /* x[a..a-1] is empty (x[n+1..n] too); an end further below is a mistake */
     if (position(P, hi, name, len, n, a - 1, hline, hcol, &b) < 0) {
@@ -309,14 +313,53 @@ int32_t adi_vec_call(adi_pctx *P, const adi_fninfo *fn, size_t nargs, int line, 
     return r;
 }
 
+/* r, made last from the arguments args[0..n): when the vectors among them
+ * are the ones made just before r, and nothing else holds them (no name,
+ * no parameter), r takes their place in the arena, so that literals nested
+ * [1, [1, [1, ...]]] hold one vector at a time, not one per level */
+static int32_t reclaim(adi_prog *g, const int32_t *args, size_t n, int32_t r)
+{
+    size_t lo = (size_t)(r - ADI_VEC_BASE), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!adi_is_vec(args[i])) continue;
+        size_t v = (size_t)(args[i] - ADI_VEC_BASE);
+        if (g->vecs[v].nbind) return r;
+        if (v < lo) lo = v;
+        k++;
+    }
+    /* the vectors lo .. r-1 must be exactly the arguments' (each once) */
+    if (k == 0 || lo + k != (size_t)(r - ADI_VEC_BASE)) return r;
+    unsigned char *seen = calloc(k, 1);
+    if (!seen) return r;   /* (then r just stays where it is) */
+    for (size_t i = 0; i < n; i++) {
+        if (!adi_is_vec(args[i])) continue;
+        size_t v = (size_t)(args[i] - ADI_VEC_BASE) - lo;
+        if (seen[v]++) {
+            free(seen);
+            return r;
+        }
+    }
+    free(seen);
+    struct adi_vec *dst = &g->vecs[lo], *src = &g->vecs[r - ADI_VEC_BASE];
+    memmove(g->velem + dst->off, g->velem + src->off, src->len * sizeof *g->velem);
+    dst->len = src->len;
+    dst->nbind = 0;
+    g->nvelem = dst->off + dst->len;
+    g->nvecs = lo + 1;
+    return (int32_t)(ADI_VEC_BASE + lo);
+}
+
 int32_t adi_vec_literal(adi_pctx *P, size_t nargs, int line, int col)
 {
-    (void)line;
-    (void)col;
     size_t base = P->nargs - nargs, n = 0;
     for (size_t i = 0; i < nargs; i++) {
         int32_t a = P->args[base + i];
         n += adi_is_vec(a) ? adi_vec_len(P->prog, a) : 1;
+    }
+    if (n > AD_VECTOR_MAX) {
+        adi_perror(P, AD_E_DOMAIN, line, col, "this vector would have %zu elements: a vector has at most %d", n,
+                   AD_VECTOR_MAX);
+        return -1;
     }
     /* a vector among the elements is spliced in: [x, 0] is x with a 0 after it */
     int32_t r = adi_vec_new(P, n);
@@ -332,7 +375,7 @@ int32_t adi_vec_literal(adi_pctx *P, size_t nargs, int line, int col)
         j += m;
     }
     P->nargs = base;
-    return r;
+    return reclaim(P->prog, P->args + base, nargs, r);
 }
 
 /* ---- the vector functions ---- */
@@ -381,7 +424,7 @@ int32_t adi_vec_fn_call(adi_pctx *P, int f, size_t nargs, int line, int col)
         double v;
         if (whole(P, a[0], "the length of zeros(n)", line, col, &v) < 0) return -1;
         if (v < 0 || v > AD_VECTOR_MAX) {
-            adi_perror(P, AD_E_DOMAIN, line, col, "zeros(%.0f): a length is from 0 to %d", v, AD_VECTOR_MAX);
+            adi_perror(P, AD_E_DOMAIN, line, col, "zeros(%.17g): a length is from 0 to %d", v, AD_VECTOR_MAX);
             return -1;
         }
         int32_t z = whole_const(P, 0, line, col);
@@ -427,6 +470,7 @@ static int32_t body(adi_pctx *P, size_t name_off, size_t name_len, int32_t i, si
     size_t len = end - P->body_off;
     ad_errclass e;
     int32_t r;
+    g->sumdepth++;
     if (!P->nparams) {
         int32_t prev = adi_symtab_get(&g->bindings, name, name_len);
         if (adi_symtab_set(&g->bindings, name, name_len, i) < 0) longjmp(P->oom, 1);
@@ -444,6 +488,7 @@ static int32_t body(adi_pctx *P, size_t name_off, size_t name_len, int32_t i, si
                            P->diag, &e);
         free(ps);
     }
+    g->sumdepth--;
     if (r < 0) {
         P->failed = 1;   /* the body's own parse has said what is wrong */
         P->cls = e;
@@ -461,6 +506,11 @@ int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, in
     if (whole(P, lo, "the start of the range", lline, lcol, &a) < 0 ||
         whole(P, hi, "the end of the range", hline, hcol, &b) < 0)
         return -1;
+    if (fabs(a) > 9007199254740992.0 || fabs(b) > 9007199254740992.0) {
+        adi_perror(P, AD_E_DOMAIN, fabs(a) > 9007199254740992.0 ? lline : hline,
+                   fabs(a) > 9007199254740992.0 ? lcol : hcol, "the range goes beyond 2^53");
+        return -1;
+    }
     if (adi_nesting_error(P, line, col, "sums, products and functions nest")) return -1;
     adi_memo_bad(P);
     int op = f == VF_SUM ? AD_OP_ADD : AD_OP_MUL;
@@ -472,10 +522,30 @@ int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, in
         if (b < a) return whole_const(P, f == VF_SUM ? 0 : 1, line, col);
         b = a;   /* checking a body: once */
     }
+    /* each term records a node at least: a range the tape cannot hold fails now */
+    if (b - a + 1 > (double)P->t->limit) {
+        P->t->nomem = P->t->full = 1;
+        longjmp(P->oom, 1);
+    }
+    /* the body starts at its first token (its errors point there) */
+    while (P->body_off < end && strchr(" \t\r\n\f\v", P->src[P->body_off])) {
+        if (P->src[P->body_off++] == '\n') {
+            P->body_line++;
+            P->body_col = 1;
+        } else {
+            P->body_col++;
+        }
+    }
     int32_t acc = -1;
+    adi_prog *g = P->prog;
     for (double i = a; i <= b; i++) {
+        /* the vectors a term makes are its own: its value is a number, and
+         * an expression binds no name, so they go when it is done */
+        size_t nvecs = g->nvecs, nvelem = g->nvelem;
         int32_t r = body(P, name_off, name_len, whole_const(P, i, lline, lcol), end);
         if (r < 0) return -1;
+        g->nvecs = nvecs;
+        g->nvelem = nvelem;
         acc = acc < 0 ? r : rec(P, op, acc, r, line, col);
     }
     return acc;

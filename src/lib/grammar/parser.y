@@ -246,7 +246,10 @@ expr
                                       @5.first_column));
             if ($$.node < 0) YYABORT;
         }
-    | '[' args ']'           { $$ = number(adi_vec_literal(P, $2, @1.first_line, @1.first_column)); }
+    | '[' args ']'           {
+            $$ = number(adi_vec_literal(P, $2, @1.first_line, @1.first_column));
+            if ($$.node < 0) YYABORT;
+        }
     | '[' ']'                { $$ = number(adi_vec_literal(P, 0, @1.first_line, @1.first_column)); }
     | VFUNC '(' args ')'     {
             $$ = number(adi_vec_fn_call(P, $1, $3, @1.first_line, @1.first_column));
@@ -357,26 +360,37 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, adi_
     yysymbol_kind_t k = yypcontext_token(ctx);
     yysymbol_kind_t exp[YYNTOKENS];
     int nexp = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
-    int want_operand = 0, want_operator = 0, want_comma = 0, want_close = 0;
+    int want_operand = 0, want_operator = 0;
+    /* the punctuation that could come instead of an operator */
+    const char *punct[3];
+    int npunct = 0;
     for (int i = 0; i < nexp; i++) {
         if (exp[i] == YYSYMBOL_NUM) want_operand = 1;
         if (exp[i] == YYTRANSLATE('*')) want_operator = 1;
-        if (exp[i] == YYTRANSLATE(',')) want_comma = 1;
-        if (exp[i] == YYTRANSLATE(')')) want_close = 1;
     }
+    static const char marks[] = ",)]";
+    for (int m = 0; m < 3; m++)
+        for (int i = 0; i < nexp; i++)
+            if (exp[i] == YYTRANSLATE((unsigned char)marks[m])) {
+                punct[npunct++] = m == 0 ? "','" : m == 1 ? "')'" : "']'";
+                break;
+            }
+    char alt[40] = "";
+    for (int i = 0; i < npunct; i++)
+        snprintf(alt + strlen(alt), sizeof alt - strlen(alt), "%s%s", i == npunct - 1 ? " or " : ", ", punct[i]);
     char what[128];
     const char *d = describe(P, k, l, what, sizeof what);
     if (k == YYSYMBOL_YYEOF && P->nparens > 0) {
         adi_pos o = P->parens[P->nparens - 1];
         adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
-                  "missing ')' to close the '(' at %d:%d", o.line, o.col);
+                  "missing '%c' to close the '%c' at %d:%d", o.src == '[' ? ']' : ')', o.src == '[' ? '[' : '(',
+                  o.line, o.col);
     } else if (want_operand) {
         adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
                   "unexpected %s; expected a number, a name or '('", d);
     } else if (want_operator) {
         adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column,
-                  "unexpected %s; expected an operator%s", d,
-                  want_comma && want_close ? ", ',' or ')'" : want_close ? " or ')'" : want_comma ? " or ','" : "");
+                  "unexpected %s; expected an operator%s", d, alt);
     } else {
         adi_perror(P, AD_E_SYNTAX, l->first_line, l->first_column, "unexpected %s", d);
     }
