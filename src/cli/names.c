@@ -23,32 +23,61 @@ static entry item(const char *const *names, const size_t *lens, size_t i)
     return (entry){names[i], lens ? lens[i] : strlen(names[i]), i};
 }
 
-int cli_first_repeat(const char *const *names, const size_t *lens, size_t n, size_t *at)
+size_t cli_var_len(const char *name) { return strcspn(name, "["); }
+
+/* the entries of names into e, sorted: every name, or with vars one per
+ * variable (a number's name, a vector's by its element [1], cut to the
+ * vector's name); their count */
+static size_t entries(const char *const *names, const size_t *lens, size_t n, int vars, entry *e)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        entry x = item(names, lens, i);
+        if (vars) {
+            x.len = cli_var_len(x.name);
+            if (x.name[x.len] && strcmp(x.name + x.len, "[1]") != 0) continue;
+        }
+        e[m++] = x;
+    }
+    qsort(e, m, sizeof *e, by_name);
+    return m;
+}
+
+static int first_repeat(const char *const *names, const size_t *lens, size_t n, int vars, size_t *at)
 {
     entry *e = malloc((n ? n : 1) * sizeof *e);
     if (!e) return -1;
-    for (size_t i = 0; i < n; i++) e[i] = item(names, lens, i);
-    qsort(e, n, sizeof *e, by_name);
+    size_t m = entries(names, lens, n, vars, e);
     *at = n;
-    for (size_t i = 1; i < n; i++)
+    for (size_t i = 1; i < m; i++)
         if (e[i].len == e[i - 1].len && memcmp(e[i].name, e[i - 1].name, e[i].len) == 0 && e[i].at < *at)
             *at = e[i].at;
     free(e);
     return 0;
 }
 
-int cli_nameset_init(cli_nameset *s, const char *const *names, size_t n)
+int cli_first_repeat(const char *const *names, const size_t *lens, size_t n, size_t *at)
 {
-    s->n = n;
+    return first_repeat(names, lens, n, 0, at);
+}
+
+int cli_first_repeat_var(const char *const *names, size_t n, size_t *at)
+{
+    return first_repeat(names, NULL, n, 1, at);
+}
+
+static int nameset(cli_nameset *s, const char *const *names, size_t n, int vars)
+{
+    s->n = 0;
     s->e = malloc((n ? n : 1) * sizeof *s->e);
     if (!s->e) return -1;
-    for (size_t i = 0; i < n; i++) {
-        entry e = item(names, NULL, i);
-        s->e[i] = (cli_name){e.name, e.len, e.at};
-    }
-    qsort(s->e, n, sizeof *s->e, by_name);
+    s->n = entries(names, NULL, n, vars, s->e);
     return 0;
 }
+
+int cli_nameset_init(cli_nameset *s, const char *const *names, size_t n) { return nameset(s, names, n, 0); }
+
+int cli_nameset_vars(cli_nameset *s, const char *const *names, size_t n) { return nameset(s, names, n, 1); }
 
 size_t cli_nameset_find(const cli_nameset *s, const char *name, size_t len)
 {
