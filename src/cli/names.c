@@ -3,11 +3,12 @@
  * variables or columns cost n log n, not n^2. */
 #include <stdlib.h>
 #include <string.h>
+#include "adcalc.h"
 #include "names.h"
 
 typedef cli_name entry;
 
-static int by_name(const void *x, const void *y)
+int cli_name_cmp(const void *x, const void *y)
 {
     const entry *a = x, *b = y;
     size_t n = a->len < b->len ? a->len : b->len;
@@ -25,6 +26,22 @@ static entry item(const char *const *names, const size_t *lens, size_t i)
 
 size_t cli_var_len(const char *name) { return strcspn(name, "["); }
 
+int cli_parse_element(const char *s, size_t n, size_t *nl, size_t *k)
+{
+    const char *open = memchr(s, '[', n);
+    if (!open) return 0;
+    size_t i = (size_t)(open - s) + 1, v = 0;
+    if (i + 1 >= n || s[n - 1] != ']') return -1;
+    for (size_t j = i; j < n - 1; j++) {
+        if (s[j] < '0' || s[j] > '9') return -1;
+        if (v <= AD_VECTOR_MAX) v = 10 * v + (size_t)(s[j] - '0');
+    }
+    if (s[i] == '0' || v > AD_VECTOR_MAX) return -2;
+    *nl = i - 1;
+    *k = v;
+    return 1;
+}
+
 /* the entries of names into e, sorted: every name, or with vars one per
  * variable (a number's name, a vector's by its element [1], cut to the
  * vector's name); their count */
@@ -39,7 +56,7 @@ static size_t entries(const char *const *names, const size_t *lens, size_t n, in
         }
         e[m++] = x;
     }
-    qsort(e, m, sizeof *e, by_name);
+    qsort(e, m, sizeof *e, cli_name_cmp);
     return m;
 }
 
@@ -86,7 +103,7 @@ size_t cli_nameset_find(const cli_nameset *s, const char *name, size_t len)
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         entry m = {s->e[mid].name, s->e[mid].len, 0};
-        int c = by_name(&m, &key);
+        int c = cli_name_cmp(&m, &key);
         if (c == 0) return s->e[mid].at;
         if (c < 0) lo = mid + 1;
         else hi = mid;

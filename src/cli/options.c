@@ -383,18 +383,46 @@ void cli_bindings_free(cli_bindings *b)
     memset(b, 0, sizeof *b);
 }
 
-static ad_errclass names_list(const char *o, const char *arg, char ***list, size_t *n, size_t *cap, ad_diag *d)
+/* NAME[N] in --vars (name[0..*nl)): *nl becomes NAME's length and *len N;
+ * *len 0 for a plain name */
+static ad_errclass vector_len(const char *o, const char *name, size_t *nl, size_t *len, ad_diag *d)
+{
+    *len = 0;
+    int rc = cli_parse_element(name, *nl, nl, len);
+    if (rc >= 0) return AD_E_NONE;
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected NAME or NAME[N] (a vector of N from 1 to %d), got '%.*s'", o,
+                       AD_VECTOR_MAX, (int)(*nl > 60 ? 60 : *nl), name);
+}
+
+/* appends name (malloc'd, NULL when that failed) to a list: 0 or -1 */
+static int push_name(char ***list, size_t *n, size_t *cap, char *name)
+{
+    if (!name || cli_room((void **)list, *n, cap, sizeof **list) < 0) {
+        free(name);
+        return -1;
+    }
+    (*list)[(*n)++] = name;
+    return 0;
+}
+
+/* NAME,...: with vectors (--vars), NAME[N] is a vector of N, its names
+ * NAME[1] .. NAME[N] */
+static ad_errclass names_list(const char *o, const char *arg, int vectors, char ***list, size_t *n, size_t *cap,
+                              ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME[,NAME...])", o);
     const char *p = arg;
     for (;;) {
         const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
+        size_t len = end ? (size_t)(end - p) : strlen(p), count = 0;
         const char *name = trim(p, &len);   /* 'x, y' */
-        ad_errclass e = check_name(o, name, len, d);
+        size_t nl = len;
+        ad_errclass e = vectors ? vector_len(o, name, &nl, &count, d) : AD_E_NONE;
+        if (!e) e = check_name(o, name, nl, d);
         if (e) return e;
-        if (cli_room((void **)list, *n, cap, sizeof **list) < 0 || !((*list)[*n] = dupn(name, len))) return nomem(d);
-        (*n)++;
+        if (!count && push_name(list, n, cap, dupn(name, len)) < 0) return nomem(d);
+        for (size_t k = 1; k <= count; k++)
+            if (push_name(list, n, cap, element_name(name, nl, k)) < 0) return nomem(d);
         if (!end) break;
         p = end + 1;
     }
@@ -621,8 +649,8 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_EXPECT: return expect_list(o, typed, v->text, d);
     case CLI_OPT_SIGMA: return cli_add_bindings(typed, v->text, &o->sigma, d);
     case CLI_OPT_COV: return cov_list(o, typed, v->text, d);
-    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, &o->wrtcap, d);
-    case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, &o->varscap, d);
+    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, 0, &o->wrt, &o->nwrt, &o->wrtcap, d);
+    case CLI_OPT_VARS: return names_list(typed, v->text, 1, &o->vars, &o->nvars, &o->varscap, d);
     case CLI_OPT_ADJOINT: return numbers_list(typed, v->text, &o->adjoint, &o->nadjoint, d);
     case CLI_OPT_GRAD: o->grad = 1; break;
     case CLI_OPT_JACOBIAN: o->jacobian = 1; break;
@@ -928,8 +956,10 @@ static size_t first_at(const cli_options *o, char *const *names, size_t n, int i
         return 0;
     }
     size_t i = 0;
-    while (i < n && (cli_nameset_find(&at, names[i], vars ? cli_var_len(names[i]) : strlen(names[i])) != (size_t)-1) != in)
-        i++;
+    for (; i < n; i++) {
+        size_t len = vars ? cli_var_len(names[i]) : strlen(names[i]);
+        if ((cli_nameset_find(&at, names[i], len) != (size_t)-1) == in) break;
+    }
     cli_nameset_free(&at);
     return i;
 }

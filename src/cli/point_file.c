@@ -3,6 +3,7 @@
  * @FILE and batch mode's JSON rows, and -at @FILE's bindings.  One pass
  * over the text, into arrays that grow by doubling: time and memory
  * linear in the text. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,8 @@ static int string(cli_jpoint *p, const char *s, size_t n, size_t *i, size_t *b, 
 {
     size_t j = *i + 1;
     while (j < n && s[j] != '"') {
-        if ((unsigned char)s[j] < 32) return fail(p, j, "a control character (byte 0x%02x) in a string", (unsigned char)s[j]);
+        if ((unsigned char)s[j] < 32)
+            return fail(p, j, "a control character (byte 0x%02x) in a string", (unsigned char)s[j]);
         j += s[j] == '\\' ? 2 : 1;
     }
     if (j >= n) return fail(p, *i, "a string without its closing quote");
@@ -180,7 +182,8 @@ int cli_jpoint_read(cli_jpoint *p, const char *s, size_t n, size_t *i)
     p->nomem = 0;
     p->why[0] = 0;
     skip_blanks(s, n, i);
-    if (*i >= n || s[*i] != '{') return expected(p, s, n, *i, "'{' (a point is a JSON object: {\"x\": [1, 2], \"y\": 0.5})");
+    if (*i >= n || s[*i] != '{')
+        return expected(p, s, n, *i, "'{' (a point is a JSON object: {\"x\": [1, 2], \"y\": 0.5})");
     ++*i;
     skip_blanks(s, n, i);
     if (*i < n && s[*i] == '}') {
@@ -195,7 +198,8 @@ int cli_jpoint_read(cli_jpoint *p, const char *s, size_t n, size_t *i)
         if (*i >= n || s[*i] != ',') {
             const cli_jmember *m = &p->m[p->nm - 1];
             char what[100];
-            snprintf(what, sizeof what, "',' or '}' after the value of '%.*s'", (int)(m->len > 60 ? 60 : m->len), m->name);
+            snprintf(what, sizeof what, "',' or '}' after the value of '%.*s'", (int)(m->len > 60 ? 60 : m->len),
+                     m->name);
             return expected(p, s, n, *i, what);
         }
         ++*i;
@@ -213,7 +217,16 @@ void cli_jpoint_free(cli_jpoint *p)
     memset(p, 0, sizeof *p);
 }
 
-int cli_jpoint_unique(cli_jpoint *p)
+int cli_jpoint_read_all(cli_jpoint *p, const char *s, size_t n)
+{
+    size_t i = 0;
+    if (cli_jpoint_read(p, s, n, &i) < 0) return -1;
+    return i < n ? expected(p, s, n, i, "the end after the object's closing '}'") : 0;
+}
+
+/* "variable 'x' given twice" for the first key of p that repeats an
+ * earlier one, at its offset: 0 when none does, -1 with p's error */
+static int unique_keys(cli_jpoint *p)
 {
     const char **names = malloc((p->nm ? p->nm : 1) * sizeof *names);
     size_t *lens = malloc((p->nm ? p->nm : 1) * sizeof *lens), at = p->nm;
@@ -256,6 +269,12 @@ static int names_ok(cli_jpoint *p)
     return 0;
 }
 
+int cli_jpoint_read_point(cli_jpoint *p, const char *s, size_t n)
+{
+    if (cli_jpoint_read_all(p, s, n) < 0 || names_ok(p) < 0) return -1;
+    return unique_keys(p);
+}
+
 /* the members of p as bindings of b: 0, or -1 when out of memory */
 static int bind_all(const cli_jpoint *p, cli_bindings *b)
 {
@@ -271,11 +290,7 @@ static int bind_all(const cli_jpoint *p, cli_bindings *b)
 ad_errclass cli_point_file_bind(const char *text, size_t n, cli_bindings *b, ad_diag *d)
 {
     cli_jpoint p = {0};
-    size_t i = 0;
-    int rc = cli_jpoint_read(&p, text, n, &i);
-    if (!rc && i < n) rc = expected(&p, text, n, i, "the end after the object's closing '}'");
-    if (!rc) rc = names_ok(&p);
-    if (!rc) rc = cli_jpoint_unique(&p);
+    int rc = cli_jpoint_read_point(&p, text, n);
     if (!rc && bind_all(&p, b) < 0) rc = out_of_memory(&p, 0);
     ad_errclass e = AD_E_NONE;
     if (rc < 0 && p.nomem) {
@@ -283,7 +298,7 @@ ad_errclass cli_point_file_bind(const char *text, size_t n, cli_bindings *b, ad_
     } else if (rc < 0) {
         long line, col;
         cli_text_position(text, p.err_at, &line, &col);
-        e = ad_diag_set(d, AD_E_SYNTAX, line > 2147483647 ? 0 : (int)line, col > 2147483647 ? 0 : (int)col, "%s", p.why);
+        e = ad_diag_set(d, AD_E_SYNTAX, line > INT_MAX ? 0 : (int)line, col > INT_MAX ? 0 : (int)col, "%s", p.why);
     }
     cli_jpoint_free(&p);
     return e;

@@ -37,9 +37,12 @@ typedef struct {
 int cli_jpoint_read(cli_jpoint *p, const char *s, size_t n, size_t *i);
 void cli_jpoint_free(cli_jpoint *p);
 
-/* "variable 'x' given twice" for the first key of p that repeats an
- * earlier one, at its offset: 0 when none does, -1 with p's error */
-int cli_jpoint_unique(cli_jpoint *p);
+/* the object of s[0..n) with nothing but blanks after it: as
+ * cli_jpoint_read */
+int cli_jpoint_read_all(cli_jpoint *p, const char *s, size_t n);
+/* the same for a point's object: also every key a variable name, given
+ * once (-at @FILE, the first of batch mode's JSON rows) */
+int cli_jpoint_read_point(cli_jpoint *p, const char *s, size_t n);
 
 /* the line and column (from 1, in bytes) of offset at in s */
 void cli_text_position(const char *s, size_t at, long *line, long *col);
