@@ -37,7 +37,6 @@
 #    iterations (Euler steps, 6 nodes each) recorded and swept with
 #    --grad, with and without the optimiser, and its peak RSS (target:
 #    under 1 s).  BENCH_FLOW_ROWS rows (default 200000), -j 1.
-#
 # g. vectors (issue 14): bench/vector_bench.c, compiled like d, records,
 #    optimises, plans and derives the gradient of the chained Rosenbrock
 #    function of BENCH_VECTOR_N variables (default 10^6), written as an
@@ -47,17 +46,26 @@
 #    shared/peers' build/adolc_large), ADOL-C's record and gradient times
 #    for the same n, side by side.
 #
+# h. vector inputs (issue 14): a point of 10^5 and 10^6 elements read with
+#    -at @FILE (a JSON object, ~20 MB at 10^6), the file alone (--version
+#    after it: the options are parsed, nothing is recorded) and with
+#    -e 'x[1]' (the plan over every element), median wall time and peak RSS
+#    (target: 10^6 read under 1 s; the 10^5 -> 10^6 time ratio <= 12x);
+#    and BENCH_VEC_ROWS (default 200000) batch rows of x[1],x[2],x[3],y as
+#    CSV against the same rows as JSON objects, --grad -j 1 (target: JSON
+#    rows within 2x of CSV).
+#
 # Timing uses hyperfine when it is installed (each group of commands is
 # compared in one hyperfine invocation), else an interleaved shell loop timed
 # with date +%s%N.  Peak RSS needs GNU time (/usr/bin/time -f %M).  Helpers
 # are compiled with ${CC:-cc} -O2 into a temporary directory.
 # Environment: BENCH_STARTUP_RUNS, BENCH_STARTUP_ROUNDS, BENCH_RUNS, BENCH_SIZES ("100000 1000000"),
 # BENCH_DEPTH (1000000), BENCH_NO_HYPERFINE=1 to force the shell loop,
-# BENCH_SECTIONS ("a b c d e f": the sections to run), BENCH_FLOW_ROWS, BENCH_STMT_SIZES
+# BENCH_SECTIONS ("a b c d e f g h": the sections to run), BENCH_FLOW_ROWS, BENCH_STMT_SIZES
 # ("10000 100000": section e's line counts), BENCH_LIBADCALC (the
 # library for d), BENCH_DERIV_ARGS (deriv_bench's options, e.g. "-r 21"),
 # BENCH_LDFLAGS (extra link flags for d, e.g. a sanitizer build's), BENCH_VECTOR_N,
-# BENCH_VECTOR_REPS, BENCH_ADOLC_LARGE (section g).
+# BENCH_VECTOR_REPS, BENCH_ADOLC_LARGE (section g), BENCH_VEC_ROWS (section h).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -80,7 +88,7 @@ startup_rounds=${BENCH_STARTUP_ROUNDS:-60}
 runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-"100000 1000000"}
 depth=${BENCH_DEPTH:-1000000}
-sections=${BENCH_SECTIONS:-"a b c d e f g"}
+sections=${BENCH_SECTIONS:-"a b c d e f g h"}
 stmt_sizes=${BENCH_STMT_SIZES:-"10000 100000"}
 deriv_args=${BENCH_DERIV_ARGS:-}
 lib=${BENCH_LIBADCALC:-$(dirname "$adcalc")/libadcalc.a}
@@ -184,6 +192,13 @@ peak_kb() {
         eval "$gnutime -f %M -o $(q "$work/rss") $1" >/dev/null 2>&1 </dev/null
         tail -n 1 "$work/rss"
     done | median
+}
+
+# same_output CMD-A CMD-B: "yes" when both command strings succeed and
+# print the same, byte for byte, else "NO"
+same_output() {
+    if eval "$1" >"$work/same.a" 2>/dev/null </dev/null && eval "$2" >"$work/same.b" 2>/dev/null </dev/null &&
+       cmp -s "$work/same.a" "$work/same.b"; then echo yes; else echo NO; fi
 }
 
 # ratio A B: A/B to 2 decimals
@@ -409,9 +424,7 @@ d2 = d1 - v*sqrt(T)'
     printf '%s\nif(S > 0, S*N(d1) - K*exp(-r*T)*N(d2), 0)\n' "$bs" >"$work/f4if.ad"
     plain="$A -f $(q "$work/f4.ad") --points $(q "$work/bs.csv") --grad -j 1"
     guarded="$A -f $(q "$work/f4if.ad") --points $(q "$work/bs.csv") --grad -j 1"
-    if "$adcalc" -f "$work/f4.ad" --points "$work/bs.csv" --grad -j 1 >"$work/f4.out" &&
-       "$adcalc" -f "$work/f4if.ad" --points "$work/bs.csv" --grad -j 1 >"$work/f4if.out" &&
-       cmp -s "$work/f4.out" "$work/f4if.out"; then same=yes; else same=NO; fi
+    same=$(same_output "$plain" "$guarded")
     set -- $(timeit "$runs" "$plain" "$guarded")
     r=$(ratio "$2" "$1")
     echo "  F4 rows: plain $1 ms, inside if(S > 0, ...) $2 ms: ${r}x (target <= 1.10x: $(verdict "$(le "$r" 1.10)")); outputs identical: $same"
@@ -478,6 +491,43 @@ if want g; then
             (cd "$work" && "$BENCH_ADOLC_LARGE" "$vn") 2>&1 | sed 's/^/  adolc_large: /'
         fi
     fi
+    echo
+fi
+
+# ---- h. vector inputs ----
+if want h; then
+    vrows=${BENCH_VEC_ROWS:-200000}
+    echo "== h. vector inputs: -at @FILE of 10^5 and 10^6 elements; $vrows batch rows, CSV and JSON ($runs runs each)"
+    prev_t=
+    for n in 100000 1000000; do
+        awk -v n="$n" 'BEGIN { srand(5); printf "{\"x\": ["
+            for (i = 1; i <= n; i++) printf "%s%.17g", (i > 1 ? ", " : ""), 2 * rand() - 1; print "], \"y\": 0.5}" }' >"$work/pt.$n.json"
+        readonly_="$A -at @$(q "$work/pt.$n.json") --version"
+        planned="$A -at @$(q "$work/pt.$n.json") -e x[1]"
+        set -- $(timeit "$runs" "$readonly_" "$planned")
+        t=$1 tp=$2
+        kb=$(peak_kb "$readonly_")
+        echo "  $n elements ($(wc -c <"$work/pt.$n.json") bytes): read $t ms, peak RSS $(mb "$kb") MB; with -e 'x[1]' $tp ms"
+        row "h. -at @FILE, $n elements" "$t ms, $(mb "$kb") MB" "with -e 'x[1]' (plan over every element): $tp ms" \
+            "$(if [ "$n" -ge 1000000 ]; then echo "under 1 s: $(verdict "$(le "$t" 1000)")"; fi)"
+        if [ -n "$prev_t" ]; then
+            r=$(ratio "$t" "$prev_t")
+            echo "  10^5 -> 10^6 elements: time ratio ${r}x"
+            row "h. -at @FILE, 10^5 -> 10^6 elements" "${r}x" "" "<= 12x: $(verdict "$(le "$r" 12)")"
+        fi
+        prev_t=$t
+    done
+    awk -v n="$vrows" 'BEGIN { srand(9); print "x[1],x[2],x[3],y"; for (i = 0; i < n; i++)
+        printf "%.6f,%.6f,%.6f,%.6f\n", 4 * rand() - 2, 4 * rand() - 2, 4 * rand() - 2, 0.5 + rand() }' >"$work/v.csv"
+    awk -F, 'NR > 1 { printf "{\"x\": [%s, %s, %s], \"y\": %s}\n", $1, $2, $3, $4 }' "$work/v.csv" >"$work/v.jsonl"
+    e='sum(x^2)*y + prod(x)'
+    csv="$A -e $(q "$e") --points $(q "$work/v.csv") --grad -j 1"
+    jsonl="$A -e $(q "$e") --points $(q "$work/v.jsonl") --grad -j 1"
+    same=$(same_output "$csv" "$jsonl")
+    set -- $(timeit "$runs" "$csv" "$jsonl")
+    r=$(ratio "$2" "$1")
+    echo "  $vrows rows x[1],x[2],x[3],y: CSV $1 ms, JSON rows $2 ms: ${r}x (target <= 2x: $(verdict "$(le "$r" 2)")); outputs identical: $same"
+    row "h. $vrows rows of a vector of 3 and a number, --grad, JSON vs CSV" "$2 ms vs $1 ms" "${r}x; outputs identical: $same" "<= 2x: $(verdict "$(le "$r" 2)")"
     echo
 fi
 

@@ -37,6 +37,15 @@ static void run_free(run *r)
     free(r->P.colnames);
     free(r->P.fieldnames);
     free(r->P.field_col);
+    free(r->P.field_vec);
+    free(r->P.vecs);
+    if (r->P.json) {
+        cli_jpoint_free(&r->P.json->first);
+        cli_nameset_free(&r->P.json->set);
+        free(r->P.json->keys);
+        free(r->P.json->text);
+        free(r->P.json);
+    }
     free(r->vars);
     cli_buf_free(&r->exprs);
     cli_expect_free(&r->E);
@@ -51,13 +60,18 @@ static int out_of_memory(const cli_options *o)
     return cli_exit_code(AD_E_IO);
 }
 
-/* the tape: all expressions, recorded once and optimised */
+/* the tape: all expressions, recorded once (the points' vectors
+ * declared) and optimised */
 static int record_all(run *r)
 {
     const cli_options *o = r->P.o;
     ad_diag d;
     r->P.t = ad_tape_new();
     if (!r->P.t) return out_of_memory(o);
+    /* the points' vectors, before the expressions that name them */
+    for (size_t k = 0; k < r->P.nvecs; k++)
+        if (ad_tape_set_vector(r->P.t, r->P.vecs[k].name, r->P.vecs[k].namelen, r->P.vecs[k].len) < 0)
+            return out_of_memory(o);
     ad_errclass e = cli_record(o, o->src, o->nsrc, r->P.t, &d);
     if (e) {
         cli_report(o, &(cli_where){.src = &o->src[d.src >= 0 && (size_t)d.src < o->nsrc ? (size_t)d.src : 0]}, &d);
@@ -301,8 +315,10 @@ int cli_batch(const cli_options *o)
     r.P.o = o;
     long hline = 0;
     char *first = NULL;
-    int status = record_all(&r);
-    if (!status) status = columns(&r, &hline, &first);
+    /* the header first: the vectors among the columns are the tape's */
+    int status = columns(&r, &hline, &first);
+    if (!status) status = record_all(&r);
+    if (!status && cli_batch_field_kinds(&r.P) < 0) status = out_of_memory(o);
     if (!status) status = plan_rows(&r);
     if (!status && o->nexpect) status = expectations(&r);
     if (!status && cli_sigma_fields(o)) status = uncertainties(&r);

@@ -3,9 +3,11 @@
  * per point, giving one output row in input order (or an error naming its
  * line, with --on-error stop|skip|nan).
  *
- * The files: batch.c sets a run up (tape, columns, plan) and runs it;
- * batch_read.c reads the header and the input in chunks of whole lines or
- * binary rows; batch_rows.c computes and formats the rows of a chunk (the
+ * The files: batch.c sets a run up (columns, tape, plan) and runs it;
+ * batch_read.c reads the header (or the first JSON row, whose members
+ * name the columns; x[1] .. x[n] make the vector x) and the input in
+ * chunks of whole lines or binary rows, and parses a text or JSON row;
+ * batch_rows.c computes and formats the rows of a chunk (the
  * block replay, and the derivation step for what the block does not
  * finish); batch_pipe.c runs chunks on -j threads and writes them in
  * order.  Rows are independent (row in, row out), so the input can be
@@ -18,6 +20,8 @@
 #include "adcalc.h"
 #include "buf.h"
 #include "expect.h"
+#include "names.h"
+#include "point_file.h"
 #include "sigma.h"
 #include "options.h"
 
@@ -26,6 +30,20 @@ int cli_batch(const cli_options *o);
 
 #define CLI_BATCH_CHUNK_BYTES (1 << 20)   /* text read per chunk */
 #define CLI_BATCH_CHUNK_ROWS 8192         /* binary rows per chunk */
+
+/* a vector of the points: the columns name[1] .. name[len] */
+typedef struct {
+    const char *name;   /* its first namelen bytes */
+    size_t namelen, len;
+} cli_batch_vec;
+
+/* JSON rows: the first row's members, which every row has, in any order */
+typedef struct {
+    cli_jpoint first;         /* its members (their numbers are fields first ..) */
+    char **keys;              /* their names */
+    cli_nameset set;          /* ... to look them up */
+    char *text;               /* the storage of the keys and of the fields' names */
+} cli_batch_json;
 
 /* what every row computes, fixed before the first row */
 typedef struct {
@@ -39,6 +57,10 @@ typedef struct {
     char **fieldnames;        /* their names (unquoted) */
     long *field_col;          /* field f's variable column, or -1: text, passed through */
     size_t passed;            /* the fields passed through */
+    cli_batch_vec *vecs;      /* the vectors whose elements are fields */
+    size_t nvecs;
+    long *field_vec;          /* field f's vector (an element's column), or -1 */
+    cli_batch_json *json;     /* the rows are JSON objects, or NULL */
     size_t nvars;             /* the point: the columns, then -at's values */
     const double *tail;       /* -at's values */
     char sep;                 /* the separator of the input's text rows: tab, ',', ';' or ' ' (blanks) */
@@ -55,7 +77,7 @@ enum { CLI_VERDICT_CHECK, CLI_VERDICT_EXPECT, CLI_VERDICTS };
 
 /* a row that failed */
 typedef struct {
-    long line;
+    long line, col;           /* col: 0, or the column of a JSON row's error */
     ad_errclass cls;
     char msg[1200];           /* the message, the source's name and position */
 } cli_batch_err;
@@ -98,6 +120,8 @@ typedef struct {
     size_t *blen;
     char *field;              /* a passed-through field's value, kept across rows */
     size_t fieldcap;
+    cli_jpoint jrow;          /* JSON rows: the row at hand */
+    unsigned char *jhit;      /* ... which of the first row's members it has */
 } cli_batch_chunk;
 
 int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P);
@@ -121,13 +145,22 @@ typedef struct {
  * says why (reported once the chunk is written). */
 int cli_batch_read_chunk(cli_batch_reader *R, cli_batch_chunk *c);
 /* the header: the columns from the first line that is neither blank nor
- * a comment (or from --vars), and the separator; *hline is the lines it
- * read, *first with --vars the first data line (kept); the exit status of
- * an error it reported, else 0 */
+ * a comment (or from --vars, or the first JSON row's members), their
+ * vectors (the columns x[1] .. x[n]) and the separator; *hline is the
+ * lines it read, *first with --vars or JSON rows the first data line
+ * (kept); the exit status of an error it reported, else 0 */
 int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first);
+/* which fields are variables (numbers, in P->colnames) and which pass
+ * through as text, once the tape is recorded: 0, or -1 when out of memory */
+int cli_batch_field_kinds(cli_batch_plan *P);
 /* the numbers of one text line's variable fields into cols; -1 with a
  * message on a bad row */
 int cli_batch_parse_line(const cli_batch_plan *P, const char *s, size_t n, double *cols, char *why, size_t whyn);
+/* the numbers of one JSON row into cols (row and hit: the chunk's); -1
+ * with a message and *col its column (0: none) on a bad row, -2 when out
+ * of memory */
+int cli_batch_parse_json(const cli_batch_plan *P, cli_jpoint *row, unsigned char *hit, const char *s, size_t n,
+                         double *cols, long *col, char *why, size_t whyn);
 /* the separator a header line uses: a tab, else a ',' outside quotes,
  * else a ';', else blanks (' ') */
 char cli_batch_separator(const char *line);

@@ -40,7 +40,8 @@ static void write_chunk(cli_batch_writer *W, cli_batch_chunk *c)
     }
     for (size_t q = 0; q < c->nerr; q++) {
         const cli_batch_err *r = &c->err[q];
-        cli_error(o, &(cli_where){.file = W->P->name, .line = r->line, .row = o->binary}, r->cls, "%s", r->msg);
+        cli_error(o, &(cli_where){.file = W->P->name, .line = r->line, .col = r->col, .row = o->binary}, r->cls, "%s",
+                  r->msg);
         if (!W->status || r->cls == AD_E_IO) W->status = cli_exit_code(r->cls);   /* out of memory wins */
     }
     W->rows_done += (long)c->rows;

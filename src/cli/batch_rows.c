@@ -12,7 +12,7 @@
 #include "report.h"
 #include "results.h"
 
-static void add_err(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg)
+static void add_err(cli_batch_chunk *c, long line, long col, ad_errclass cls, const char *msg)
 {
     if (c->nerr == c->errcap) {
         size_t nc = c->errcap ? 2 * c->errcap : 16;
@@ -28,6 +28,7 @@ static void add_err(cli_batch_chunk *c, long line, ad_errclass cls, const char *
     }
     cli_batch_err *e = &c->err[c->nerr++];
     e->line = line;
+    e->col = col;
     e->cls = cls;
     snprintf(e->msg, sizeof e->msg, "%s", msg);
 }
@@ -135,13 +136,14 @@ static void emit(cli_batch_chunk *c, const double *res, long line)
     format_row(c, res, line, 1);
 }
 
-/* one row failed: record it, and emit its marked row; out of memory
- * (fatal) stops the run whatever --on-error says, a row's limit (of
- * loop iterations, of tape nodes) does not */
-static void row_failed_as(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg, int fatal)
+/* one row failed (at column col of its line, 0: none): record it, and
+ * emit its marked row; out of memory (fatal) stops the run whatever
+ * --on-error says, a row's limit (of loop iterations, of tape nodes)
+ * does not */
+static void row_failed_as(cli_batch_chunk *c, long line, long col, ad_errclass cls, const char *msg, int fatal)
 {
     const cli_options *o = c->P->o;
-    add_err(c, line, cls, msg);
+    add_err(c, line, col, cls, msg);
     if (o->on_error == CLI_ON_ERROR_STOP || fatal) {
         c->stopped = 1;
     } else if (o->on_error == CLI_ON_ERROR_NAN) {
@@ -152,7 +154,7 @@ static void row_failed_as(cli_batch_chunk *c, long line, ad_errclass cls, const 
 
 static void row_failed(cli_batch_chunk *c, long line, ad_errclass cls, const char *msg)
 {
-    row_failed_as(c, line, cls, msg, cls == AD_E_IO);
+    row_failed_as(c, line, 0, cls, msg, cls == AD_E_IO);
 }
 
 /* a row through the derivation step: cols are its ncol numbers */
@@ -176,7 +178,7 @@ static void eval_row(cli_batch_chunk *c, const double *cols, long line)
             snprintf(msg, sizeof msg, "%s (at %s:%d:%d)", text, src->name, at_line, d.col);
         else
             snprintf(msg, sizeof msg, "%s", text);
-        row_failed_as(c, line, e, msg,
+        row_failed_as(c, line, 0, e, msg,
                       e == AD_E_IO && d.hint != AD_HINT_ITER_LIMIT && d.hint != AD_HINT_TAPE_LIMIT);
         return;
     }
@@ -192,7 +194,7 @@ static void flush_block(cli_batch_chunk *c)
     if (!np) return;
     c->pending = 0;
     if (ad_derive_rows(P->plan, c->bk, c->w, np, c->brows, P->ncol, P->ncol, P->tail, c->bout, c->bflag) < 0) {
-        add_err(c, c->bline[0], AD_E_IO, "out of memory");
+        add_err(c, c->bline[0], 0, AD_E_IO, "out of memory");
         c->stopped = 1;
         return;
     }
@@ -260,7 +262,7 @@ static size_t binary_rows(cli_batch_chunk *c, size_t r, size_t avail)
         char *dst = cli_buf_room(&c->out, ok * W);
         if (!dst || ad_derive_rows(P->plan, c->bk, c->w, ok, (const double *)in, ncol, ncol, P->tail, (double *)dst,
                                    c->bflag) < 0) {
-            add_err(c, c->first_line + (long)(r + taken), AD_E_IO, "out of memory");
+            add_err(c, c->first_line + (long)(r + taken), 0, AD_E_IO, "out of memory");
             c->stopped = 1;
             break;
         }
@@ -324,13 +326,18 @@ static void run_text(cli_batch_chunk *c)
         if (i < n && s[i] != '#') {
             char why[200];
             const char *nul = memchr(s, 0, n);
+            long col = 0;
             c->rsrc = s;
             c->rlen = n;
             if (nul) snprintf(why, sizeof why, "a NUL byte at column %zu", (size_t)(nul - s) + 1);
-            if (nul || cli_batch_parse_line(P, s, n, c->point, why, sizeof why) < 0) {
+            int rc = nul ? -1
+                         : P->json ? cli_batch_parse_json(P, &c->jrow, c->jhit, s, n, c->point, &col, why, sizeof why)
+                                   : cli_batch_parse_line(P, s, n, c->point, why, sizeof why);
+            if (rc < 0) {
                 flush_block(c);
                 c->rsrc = s, c->rlen = n;   /* flush_block moved it */
-                if (!c->stopped) row_failed(c, line, AD_E_SYNTAX, why);
+                /* -2: out of memory, which stops the run */
+                if (!c->stopped) row_failed_as(c, line, col, rc == -2 ? AD_E_IO : AD_E_SYNTAX, why, rc == -2);
             } else {
                 add_row(c, c->point, line);
             }
@@ -373,6 +380,7 @@ int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P)
         c->given = malloc((P->E->n ? P->E->n : 1) * sizeof *c->given);
         if (!c->ew || !c->given) return -1;
     }
+    if (P->json && !(c->jhit = malloc(P->json->first.nm))) return -1;
     /* the point's last numbers are -at's: the same for every row */
     if (P->nvars > P->ncol) memcpy(c->point + P->ncol, P->tail, (P->nvars - P->ncol) * sizeof *c->point);
     if (P->blocks) {
@@ -413,4 +421,6 @@ void cli_batch_chunk_free(cli_batch_chunk *c)
     free(c->bsrc);
     free(c->blen);
     free(c->field);
+    cli_jpoint_free(&c->jrow);
+    free(c->jhit);
 }

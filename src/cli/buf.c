@@ -1,4 +1,4 @@
-/* buf.c - the command's output buffer (buf.h). */
+/* buf.c - the command's output buffer, and its arrays' growth (buf.h). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,4 +95,15 @@ int cli_buf_flush(cli_buf *b, FILE *f)
     b->len = 0;
     b->nomem = 0;
     return bad ? -1 : 0;
+}
+
+int cli_room(void **p, size_t n, size_t *cap, size_t elem)
+{
+    if (n < *cap) return 0;
+    size_t nc = *cap ? 2 * *cap : 8;
+    void *np = nc < ((size_t)-1) / elem ? realloc(*p, nc * elem) : NULL;
+    if (!np) return -1;
+    *p = np;
+    *cap = nc;
+    return 0;
 }

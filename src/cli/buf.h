@@ -2,7 +2,7 @@
  * composed in before it is written: a result, a batch chunk, a diagnostic.
  * A failed allocation is remembered (nomem), so a printer never checks
  * each call, and a result that could not be composed whole is never
- * written in part. */
+ * written in part.  Also the growth of the command's arrays (cli_room). */
 #ifndef CLI_BUF_H
 #define CLI_BUF_H
 
@@ -37,6 +37,9 @@ void cli_buf_number(cli_buf *b, double x, int prec);
 /* JSON values: a number (inf and nan as strings) and a string */
 void cli_buf_json_number(cli_buf *b, double x, int prec);
 void cli_buf_json_string(cli_buf *b, const char *s, size_t n);
+/* makes room for one more element in the array *p of elements of elem
+ * bytes (n used, *cap allocated), doubling it: 0, or -1 when out of memory */
+int cli_room(void **p, size_t n, size_t *cap, size_t elem);
 /* writes the contents to f and empties the buffer: 0, or -1 when they
  * are incomplete (nothing is written then) or the write failed */
 int cli_buf_flush(cli_buf *b, FILE *f);

@@ -54,7 +54,8 @@ int main(int argc, char **argv)
     const cli_source *lib = NULL;
     int status;
     if (e) {
-        cli_report(&o, NULL, &d);
+        /* an error in the text of -at @FILE is at a line and column of it */
+        cli_report(&o, o.at_file ? &(cli_where){.file = o.at_file, .line = d.line, .col = d.col} : NULL, &d);
         status = cli_exit_code(e);
     } else if (o.nsrc && !o.help && !o.version && !o.completion_table && (e = cli_prelude_check(&o, &lib, &d))) {
         /* a library at fault fails every expression: said once */

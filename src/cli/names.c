@@ -3,12 +3,13 @@
  * variables or columns cost n log n, not n^2. */
 #include <stdlib.h>
 #include <string.h>
+#include "adcalc.h"
 #include "names.h"
 #include "adcalc.h"
 
 typedef cli_name entry;
 
-static int by_name(const void *x, const void *y)
+int cli_name_cmp(const void *x, const void *y)
 {
     const entry *a = x, *b = y;
     size_t n = a->len < b->len ? a->len : b->len;
@@ -24,32 +25,77 @@ static entry item(const char *const *names, const size_t *lens, size_t i)
     return (entry){names[i], lens ? lens[i] : strlen(names[i]), i};
 }
 
-int cli_first_repeat(const char *const *names, const size_t *lens, size_t n, size_t *at)
+size_t cli_var_len(const char *name) { return strcspn(name, "["); }
+
+int cli_parse_element(const char *s, size_t n, size_t *nl, size_t *k)
+{
+    const char *open = memchr(s, '[', n);
+    if (!open) return 0;
+    size_t i = (size_t)(open - s) + 1, v = 0;
+    if (i + 1 >= n || s[n - 1] != ']') return -1;
+    for (size_t j = i; j < n - 1; j++) {
+        if (s[j] < '0' || s[j] > '9') return -1;
+        if (v <= AD_VECTOR_MAX) v = 10 * v + (size_t)(s[j] - '0');
+    }
+    if (s[i] == '0' || v > AD_VECTOR_MAX) return -2;
+    *nl = i - 1;
+    *k = v;
+    return 1;
+}
+
+/* the entries of names into e, sorted: every name, or with vars one per
+ * variable (a number's name, a vector's by its element [1], cut to the
+ * vector's name); their count */
+static size_t entries(const char *const *names, const size_t *lens, size_t n, int vars, entry *e)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        entry x = item(names, lens, i);
+        if (vars) {
+            x.len = cli_var_len(x.name);
+            if (x.name[x.len] && strcmp(x.name + x.len, "[1]") != 0) continue;
+        }
+        e[m++] = x;
+    }
+    qsort(e, m, sizeof *e, cli_name_cmp);
+    return m;
+}
+
+static int first_repeat(const char *const *names, const size_t *lens, size_t n, int vars, size_t *at)
 {
     entry *e = malloc((n ? n : 1) * sizeof *e);
     if (!e) return -1;
-    for (size_t i = 0; i < n; i++) e[i] = item(names, lens, i);
-    qsort(e, n, sizeof *e, by_name);
+    size_t m = entries(names, lens, n, vars, e);
     *at = n;
-    for (size_t i = 1; i < n; i++)
+    for (size_t i = 1; i < m; i++)
         if (e[i].len == e[i - 1].len && memcmp(e[i].name, e[i - 1].name, e[i].len) == 0 && e[i].at < *at)
             *at = e[i].at;
     free(e);
     return 0;
 }
 
-int cli_nameset_init(cli_nameset *s, const char *const *names, size_t n)
+int cli_first_repeat(const char *const *names, const size_t *lens, size_t n, size_t *at)
 {
-    s->n = n;
+    return first_repeat(names, lens, n, 0, at);
+}
+
+int cli_first_repeat_var(const char *const *names, size_t n, size_t *at)
+{
+    return first_repeat(names, NULL, n, 1, at);
+}
+
+static int nameset(cli_nameset *s, const char *const *names, size_t n, int vars)
+{
+    s->n = 0;
     s->e = malloc((n ? n : 1) * sizeof *s->e);
     if (!s->e) return -1;
-    for (size_t i = 0; i < n; i++) {
-        entry e = item(names, NULL, i);
-        s->e[i] = (cli_name){e.name, e.len, e.at};
-    }
-    qsort(s->e, n, sizeof *s->e, by_name);
+    s->n = entries(names, NULL, n, vars, s->e);
     return 0;
 }
+
+int cli_nameset_init(cli_nameset *s, const char *const *names, size_t n) { return nameset(s, names, n, 0); }
+
+int cli_nameset_vars(cli_nameset *s, const char *const *names, size_t n) { return nameset(s, names, n, 1); }
 
 size_t cli_nameset_find(const cli_nameset *s, const char *name, size_t len)
 {
@@ -58,7 +104,7 @@ size_t cli_nameset_find(const cli_nameset *s, const char *name, size_t len)
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         entry m = {s->e[mid].name, s->e[mid].len, 0};
-        int c = by_name(&m, &key);
+        int c = cli_name_cmp(&m, &key);
         if (c == 0) return s->e[mid].at;
         if (c < 0) lo = mid + 1;
         else hi = mid;
@@ -75,16 +121,9 @@ void cli_nameset_free(cli_nameset *s)
 
 int cli_element(const char *s, size_t n, size_t *base, size_t *k)
 {
-    const char *lb = memchr(s, '[', n);
-    if (!lb || lb == s || s[n - 1] != ']') return 0;
-    size_t i = (size_t)(lb - s) + 1, v = 0;
-    if (i >= n - 1 || s[i] == '0') return 0;
-    for (; i < n - 1; i++) {
-        if (s[i] < '0' || s[i] > '9' || v > AD_VECTOR_MAX) return 0;
-        v = v * 10 + (size_t)(s[i] - '0');
-    }
-    if (v > AD_VECTOR_MAX) return 0;
-    *base = (size_t)(lb - s);
+    size_t nl, v;
+    if (cli_parse_element(s, n, &nl, &v) != 1 || nl == 0) return 0;
+    *base = nl;
     *k = v;
     return 1;
 }

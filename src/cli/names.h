@@ -9,11 +9,26 @@ typedef struct {
     const char *name;
     size_t len, at;   /* at: its index in the list it came from */
 } cli_name;
+/* the order of cli_names: by name, then by at (for qsort) */
+int cli_name_cmp(const void *a, const void *b);
 
 /* the index of the first name that repeats an earlier one into *at (n
  * when none does); names are NUL-terminated, or lens[i] bytes long when
  * lens is not NULL.  0, or -1 when out of memory */
 int cli_first_repeat(const char *const *names, const size_t *lens, size_t n, size_t *at);
+
+/* Variables: a number is one name, a vector x of n elements the names
+ * x[1] .. x[n].  The variable a name is of: its first cli_var_len bytes
+ * (x for x[3]). */
+size_t cli_var_len(const char *name);
+/* s[0..n) as NAME[K], K from 1 to AD_VECTOR_MAX without leading zeros:
+ * 1 with *nl NAME's length (NAME is not checked) and *k K; 0 when s has
+ * no '['; -1 when it has one but not that form (NAME[x], NAME[1), -2 for
+ * digits that are not such a K (NAME[0], NAME[01]) */
+int cli_parse_element(const char *s, size_t n, size_t *nl, size_t *k);
+/* as cli_first_repeat, by variable: a vector is one (its elements are
+ * not repeats of each other), *at the index of the repeat's first name */
+int cli_first_repeat_var(const char *const *names, size_t n, size_t *at);
 
 /* names sorted for lookups (they must outlive the set) */
 typedef struct {
@@ -21,6 +36,9 @@ typedef struct {
     size_t n;
 } cli_nameset;
 int cli_nameset_init(cli_nameset *s, const char *const *names, size_t n);   /* 0 or -1 */
+/* the set of the variables of names (find a vector by its name: the
+ * index of its element [1]) */
+int cli_nameset_vars(cli_nameset *s, const char *const *names, size_t n);
 /* the index of name[0..len) in the list, or (size_t)-1 */
 size_t cli_nameset_find(const cli_nameset *s, const char *name, size_t len);
 void cli_nameset_free(cli_nameset *s);

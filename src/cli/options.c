@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "buf.h"
 #include "libs.h"
 #include "names.h"
 #include "options.h"
+#include "point_file.h"
 
 const cli_optinfo cli_optinfos[] = {
 #define SECTION(title) {-1, NULL, NULL, title, CLI_ARG_NONE},
@@ -106,7 +108,7 @@ int cli_parse_number(const char *s, size_t len, double *out, const char **why)
     char buf[64], *copy = buf;
     if (len >= sizeof buf) {
         copy = malloc(len + 1);
-        if (!copy) { *why = "could not be read (out of memory)"; return -1; }
+        if (!copy) { *why = "could not be read (out of memory)"; return -2; }
     }
     memcpy(copy, s, len);
     copy[len] = 0;
@@ -136,43 +138,43 @@ static char *dupn(const char *s, size_t n)
     return p;
 }
 
+const char *cli_name_problem(const char *s, size_t n)
+{
+    if (!cli_is_name(s, n)) return "is not a variable name";
+    switch (ad_reserved(s, n)) {
+    case AD_RESERVED_CONSTANT: return "is a constant, not a variable";
+    case AD_RESERVED_FUNCTION: return "is a function, not a variable";
+    case AD_RESERVED_KEYWORD: return "is a keyword, not a variable";
+    }
+    return NULL;
+}
+
 /* checks one variable name given on the command line */
 static ad_errclass check_name(const char *o, const char *s, size_t n, ad_diag *d)
 {
+    const char *why = cli_name_problem(s, n);
+    if (!why) return AD_E_NONE;
     char q[80];
     snprintf(q, sizeof q, "%.*s", (int)(n > 60 ? 60 : n), s);
     if (n > 60) strcat(q, "...");
-    if (!cli_is_name(s, n))
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is not a variable name", o, q);
-    int r = ad_reserved(s, n);
-    if (r == AD_RESERVED_CONSTANT)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a constant, not a variable", o, q);
-    if (r == AD_RESERVED_FUNCTION)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a function, not a variable", o, q);
-    if (r == AD_RESERVED_KEYWORD)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' is a keyword, not a variable", o, q);
-    return AD_E_NONE;
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%s' %s", o, q, why);
 }
 
-/* makes room for one more element in *p (n used, *cap allocated) */
-static int room(void **p, size_t n, size_t *cap, size_t elem)
-{
-    if (n < *cap) return 0;
-    size_t nc = *cap ? 2 * *cap : 8;
-    void *np = nc < ((size_t)-1) / elem ? realloc(*p, nc * elem) : NULL;
-    if (!np) return -1;
-    *p = np;
-    *cap = nc;
-    return 0;
-}
-
-/* the names of a list given twice: an error naming the first repeat */
+/* a variable of a list given twice (a number's name, or a vector's, whose
+ * elements x[1], x[2]... are its names): an error naming the first repeat */
 static ad_errclass unique(const char *o, char *const *names, size_t n, ad_diag *d)
 {
-    size_t at;
-    if (cli_first_repeat((const char *const *)names, NULL, n, &at) < 0) return nomem(d);
-    if (at == n) return AD_E_NONE;
-    size_t len = strlen(names[at]);
+    size_t at, len;
+    /* a variable twice (x=3 and x=[1, 2]: a vector is one variable), or
+     * a name twice (x[2] in --wrt x,x[2]) */
+    if (cli_first_repeat_var((const char *const *)names, n, &at) < 0) return nomem(d);
+    if (at < n) {
+        len = cli_var_len(names[at]);
+    } else {
+        if (cli_first_repeat((const char *const *)names, NULL, n, &at) < 0) return nomem(d);
+        if (at == n) return AD_E_NONE;
+        len = strlen(names[at]);
+    }
     return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", o, (int)(len > 60 ? 60 : len), names[at]);
 }
 
@@ -201,8 +203,8 @@ static const char *item_end(const char *p)
 static int bind_one(cli_bindings *b, char *name, double v)
 {
     size_t cap = b->cap;
-    if (!name || room((void **)&b->names, b->n, &cap, sizeof *b->names) < 0 ||
-        room((void **)&b->values, b->n, &b->cap, sizeof *b->values) < 0) {
+    if (!name || cli_room((void **)&b->names, b->n, &cap, sizeof *b->names) < 0 ||
+        cli_room((void **)&b->values, b->n, &b->cap, sizeof *b->values) < 0) {
         free(name);
         return -1;
     }
@@ -211,12 +213,47 @@ static int bind_one(cli_bindings *b, char *name, double v)
     return 0;
 }
 
-/* "name[k]" */
+/* records that the bindings first .. first + len - 1 of b are the
+ * vector name: 0, or -1 when out of memory */
+static int add_vector(cli_bindings *b, const char *name, size_t nl, size_t first, size_t len)
+{
+    cli_vector vec = {dupn(name, nl), first, len};
+    if (!vec.name || cli_room((void **)&b->vecs, b->nvecs, &b->veccap, sizeof *b->vecs) < 0) {
+        free(vec.name);
+        return -1;
+    }
+    b->vecs[b->nvecs++] = vec;
+    return 0;
+}
+
+/* "name[k]" (written by hand: a vector of 10^6 elements makes 10^6) */
 static char *element_name(const char *name, size_t nl, size_t k)
 {
-    char *s = malloc(nl + 24);
-    if (s) snprintf(s, nl + 24, "%.*s[%zu]", (int)nl, name, k);
+    char digits[24];
+    size_t nd = 0;
+    do digits[nd++] = (char)('0' + k % 10); while (k /= 10);
+    char *s = malloc(nl + nd + 3), *p = s;
+    if (!s) return NULL;
+    memcpy(p, name, nl);
+    p += nl;
+    *p++ = '[';
+    while (nd) *p++ = digits[--nd];
+    *p++ = ']';
+    *p = 0;
     return s;
+}
+
+int cli_bind(cli_bindings *b, const char *name, size_t nl, double v)
+{
+    return bind_one(b, dupn(name, nl), v);
+}
+
+int cli_bind_vector(cli_bindings *b, const char *name, size_t nl, const double *v, size_t len)
+{
+    size_t first = b->n;
+    for (size_t k = 0; k < len; k++)
+        if (bind_one(b, element_name(name, nl, k + 1), v[k]) < 0) return -1;
+    return add_vector(b, name, nl, first, len);
 }
 
 /* the value of name (nl bytes) in a list: val[0..vl) */
@@ -255,16 +292,42 @@ static ad_errclass bind_vector(const char *o, const char *name, size_t nl, const
         if (!c) break;
         p = c + 1;
     }
-    cli_vector vec = {dupn(name, nl), first, k};
-    if (!vec.name || room((void **)&b->vecs, b->nvecs, &b->veccap, sizeof *b->vecs) < 0) {
-        free(vec.name);
-        return nomem(d);
-    }
-    b->vecs[b->nvecs++] = vec;
-    return AD_E_NONE;
+    return add_vector(b, name, nl, first, k) < 0 ? nomem(d) : AD_E_NONE;
 }
 
-ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad_diag *d)
+static ad_errclass stdin_once(const cli_stdin_words *w, ad_diag *d);
+
+/* -at @FILE (path[0..len)): the JSON object in it (point_file.c) as
+ * bindings of b; an error in its text is at opts->at_file's line and
+ * column (the diagnostic's) */
+static ad_errclass at_file(cli_options *opts, const char *o, const char *path, size_t len, cli_bindings *b,
+                           ad_diag *d)
+{
+    if (len == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected a file name after '@'", o);
+    char *name = dupn(path, len), *text;
+    size_t n;
+    if (!name) return nomem(d);
+    int from_stdin = strcmp(name, "-") == 0;
+    opts->at_stdin += from_stdin;
+    /* the other readers of stdin, from the words: refused before reading */
+    ad_errclass e = from_stdin ? stdin_once(&opts->stdin_words, d) : AD_E_NONE;
+    if (!e) e = cli_read_file(name, &text, &n, d);
+    if (!e) {
+        e = cli_point_file_bind(text, n, b, d);
+        free(text);
+    }
+    if (e == AD_E_SYNTAX) {
+        free(opts->at_file);
+        opts->at_file = from_stdin ? dupn("<stdin>", 7) : name;
+        if (!opts->at_file) e = nomem(d);
+        if (!from_stdin) name = NULL;
+    }
+    free(name);
+    return e;
+}
+
+/* NAME=VALUE items, and with opts @FILE items (-at), added to b */
+static ad_errclass add_items(const char *o, const char *arg, cli_bindings *b, cli_options *opts, ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME=VALUE[,NAME=VALUE...])", o);
     const char *p = arg;
@@ -273,6 +336,13 @@ ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad
         size_t len = (size_t)(end - p);
         const char *item = trim(p, &len);   /* 'x=1, y=2': blanks around an item */
         p = item;
+        if (opts && len && *p == '@') {
+            ad_errclass e = at_file(opts, o, p + 1, len - 1, b, d);
+            if (e) return e;
+            if (!*end) break;
+            p = end + 1;
+            continue;
+        }
         const char *eq = memchr(p, '=', len);
         if (!eq) {
             char q[80];
@@ -296,6 +366,11 @@ ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad
         p = end + 1;
     }
     return unique(o, b->names, b->n, d);
+}
+
+ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad_diag *d)
+{
+    return add_items(o, arg, b, NULL, d);
 }
 
 int cli_declare_vectors(const cli_bindings *b, ad_tape *t)
@@ -329,19 +404,47 @@ static ad_errclass check_wrt_name(const char *o, const char *s, size_t n, ad_dia
     return check_name(o, s, n, d);
 }
 
-static ad_errclass names_list(const char *o, const char *arg, char ***list, size_t *n, size_t *cap, name_check *check,
+/* NAME[N] in --vars (name[0..*nl)): *nl becomes NAME's length and *len N;
+ * *len 0 for a plain name */
+static ad_errclass vector_len(const char *o, const char *name, size_t *nl, size_t *len, ad_diag *d)
+{
+    *len = 0;
+    int rc = cli_parse_element(name, *nl, nl, len);
+    if (rc >= 0) return AD_E_NONE;
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: expected NAME or NAME[N] (a vector of N from 1 to %d), got '%.*s'", o,
+                       AD_VECTOR_MAX, (int)(*nl > 60 ? 60 : *nl), name);
+}
+
+/* appends name (malloc'd, NULL when that failed) to a list: 0 or -1 */
+static int push_name(char ***list, size_t *n, size_t *cap, char *name)
+{
+    if (!name || cli_room((void **)list, *n, cap, sizeof **list) < 0) {
+        free(name);
+        return -1;
+    }
+    (*list)[(*n)++] = name;
+    return 0;
+}
+
+/* NAME,...: with vectors (--vars), NAME[N] is a vector of N, its names
+ * NAME[1] .. NAME[N] */
+static ad_errclass names_list(const char *o, const char *arg, int vectors, char ***list, size_t *n, size_t *cap,
+                              name_check *check,
                               ad_diag *d)
 {
     if (*arg == 0) return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: empty list (expected NAME[,NAME...])", o);
     const char *p = arg;
     for (;;) {
         const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
+        size_t len = end ? (size_t)(end - p) : strlen(p), count = 0;
         const char *name = trim(p, &len);   /* 'x, y' */
-        ad_errclass e = check(o, name, len, d);
+        size_t nl = len;
+        ad_errclass e = vectors ? vector_len(o, name, &nl, &count, d) : AD_E_NONE;
+        if (!e) e = check(o, name, nl, d);
         if (e) return e;
-        if (room((void **)list, *n, cap, sizeof **list) < 0 || !((*list)[*n] = dupn(name, len))) return nomem(d);
-        (*n)++;
+        if (!count && push_name(list, n, cap, dupn(name, len)) < 0) return nomem(d);
+        for (size_t k = 1; k <= count; k++)
+            if (push_name(list, n, cap, element_name(name, nl, k)) < 0) return nomem(d);
         if (!end) break;
         p = end + 1;
     }
@@ -398,7 +501,7 @@ static ad_errclass expect_list(cli_options *o, const char *opt, const char *arg,
         for (size_t k = 0; k < o->nexpect; k++)
             if (strlen(o->expect[k].var) == (size_t)(ne - n) && strncmp(o->expect[k].var, n, (size_t)(ne - n)) == 0)
                 return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: d/d%s given twice", opt, o->expect[k].var);
-        if (room((void **)&o->expect, o->nexpect, &o->expectcap, sizeof *o->expect) < 0) return nomem(d);
+        if (cli_room((void **)&o->expect, o->nexpect, &o->expectcap, sizeof *o->expect) < 0) return nomem(d);
         cli_expect_item *it = &o->expect[o->nexpect];
         memset(it, 0, sizeof *it);
         it->var = dupn(n, (size_t)(ne - n));
@@ -434,7 +537,7 @@ static ad_errclass cov_list(cli_options *o, const char *opt, const char *arg, ad
         if (cli_parse_number(val, lv, &v, &why) < 0)
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: value of '%.*s' %s: '%.*s'", opt, (int)(eq - p > 60 ? 60 : eq - p),
                                p, why, (int)(lv > 60 ? 60 : lv), val);
-        if (room((void **)&o->cov, o->ncov, &o->covcap, sizeof *o->cov) < 0) return nomem(d);
+        if (cli_room((void **)&o->cov, o->ncov, &o->covcap, sizeof *o->cov) < 0) return nomem(d);
         cli_cov *c = &o->cov[o->ncov];
         c->a = dupn(a, la);
         c->b = dupn(b, lb);
@@ -590,13 +693,13 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     }
     case CLI_OPT_FILE: return read_source(&o->src, &o->nsrc, v->text, d);
     case CLI_OPT_LIB: return read_source(&o->pre.lib, &o->pre.nlib, v->text, d);
-    case CLI_OPT_AT: return cli_add_bindings(typed, v->text, &o->at, d);
+    case CLI_OPT_AT: return add_items(typed, v->text, &o->at, o, d);
     case CLI_OPT_SEED: return cli_add_bindings(typed, v->text, &o->seed, d);
     case CLI_OPT_EXPECT: return expect_list(o, typed, v->text, d);
     case CLI_OPT_SIGMA: return cli_add_bindings(typed, v->text, &o->sigma, d);
     case CLI_OPT_COV: return cov_list(o, typed, v->text, d);
-    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, &o->wrt, &o->nwrt, &o->wrtcap, check_wrt_name, d);
-    case CLI_OPT_VARS: return names_list(typed, v->text, &o->vars, &o->nvars, &o->varscap, check_name, d);
+    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, 0, &o->wrt, &o->nwrt, &o->wrtcap, check_wrt_name, d);
+    case CLI_OPT_VARS: return names_list(typed, v->text, 1, &o->vars, &o->nvars, &o->varscap, check_name, d);
     case CLI_OPT_ADJOINT: return numbers_list(typed, v->text, &o->adjoint, &o->nadjoint, d);
     case CLI_OPT_GRAD: o->grad = 1; break;
     case CLI_OPT_JACOBIAN: o->jacobian = 1; break;
@@ -720,10 +823,28 @@ static int suggest(const char *arg, char *near, size_t n)
 /* 1 when option id takes its value from the next word when none is attached */
 static int takes_next(int id) { return opt[id].arg != CLI_ARG_NONE && opt[id].arg != CLI_ARG_OPTWORD; }
 
-/* errors found while reading the options are printed in the format asked
- * for, wherever --format appears */
-static void prescan_format(cli_options *o, int argc, char **argv)
+/* the items "@-" of a -at value */
+static unsigned stdin_items(const char *p)
 {
+    unsigned n = 0;
+    for (;;) {
+        const char *end = item_end(p);
+        size_t len = (size_t)(end - p);
+        const char *item = trim(p, &len);
+        n += len == 2 && memcmp(item, "@-", 2) == 0;
+        if (!*end) return n;
+        p = end + 1;
+    }
+}
+
+/* what the words of the command line say before any is read: errors
+ * found while reading the options are printed in the format asked for,
+ * wherever --format appears, and -at @- knows the other readers of
+ * stdin before it reads */
+static void prescan(cli_options *o, int argc, char **argv)
+{
+    memset(&o->stdin_words, 0, sizeof o->stdin_words);
+    o->stdin_words.session = 1;
     for (int i = 1; i < argc; i++) {
         char typed[64];
         const char *val;
@@ -731,7 +852,14 @@ static void prescan_format(cli_options *o, int argc, char **argv)
         int id = split(argv[i], typed, sizeof typed, &val);
         if (id < 0 || !takes_next(id)) continue;
         if (!val && i + 1 < argc) val = argv[++i];   /* skip the value: an expression may read "--format" */
-        if (id == CLI_OPT_FORMAT && val && strcmp(val, "json") == 0) o->format = CLI_FMT_JSON;
+        if (!val) continue;
+        int dash = strcmp(val, "-") == 0;
+        if (id == CLI_OPT_FORMAT && strcmp(val, "json") == 0) o->format = CLI_FMT_JSON;
+        if (id == CLI_OPT_EXPR || id == CLI_OPT_FILE || id == CLI_OPT_POINTS) o->stdin_words.session = 0;
+        o->stdin_words.f += id == CLI_OPT_FILE && dash;
+        o->stdin_words.lib += id == CLI_OPT_LIB && dash;
+        o->stdin_words.points |= id == CLI_OPT_POINTS && dash;
+        if (id == CLI_OPT_AT) o->stdin_words.at += stdin_items(val);
     }
 }
 
@@ -814,20 +942,28 @@ static ad_errclass check_order_direction(const cli_options *o, ad_diag *d)
                  NULL, NULL);
 }
 
-/* standard input is read once: by -f -, --lib -, --points - or a session */
-static ad_errclass check_stdin_once(const cli_options *o, ad_diag *d)
+/* standard input is read once: by -f -, --lib -, -at @-, --points - or
+ * a session (w: how many of each) */
+static ad_errclass stdin_once(const cli_stdin_words *w, ad_diag *d)
 {
-    const char *readers[4];
+    const char *readers[5];
     size_t n = 0;
-    for (size_t i = 0; i < o->nsrc && n < 2; i++)
-        if (strcmp(o->src[i].name, "<stdin>") == 0) readers[n++] = "-f -";
-    for (size_t i = 0; i < o->pre.nlib && n < 2; i++)
-        if (strcmp(o->pre.lib[i].name, "<stdin>") == 0) readers[n++] = "--lib -";
-    if (o->points && strcmp(o->points, "-") == 0) readers[n++] = "--points -";
-    if (!o->nsrc && !o->points) readers[n++] = "a session";
+    for (unsigned i = 0; i < w->f && n < 2; i++) readers[n++] = "-f -";
+    for (unsigned i = 0; i < w->lib && n < 2; i++) readers[n++] = "--lib -";
+    for (unsigned i = 0; i < w->at && n < 2; i++) readers[n++] = "-at @-";
+    if (w->points) readers[n++] = "--points -";
+    if (w->session) readers[n++] = "a session";
     if (n < 2) return AD_E_NONE;
     if (readers[0] == readers[1]) return usage(d, "%s given twice: stdin can be read once", readers[0], NULL);
     return usage(d, "%s and %s cannot both read stdin", readers[0], readers[1]);
+}
+
+static ad_errclass check_stdin_once(const cli_options *o, ad_diag *d)
+{
+    cli_stdin_words w = {0, 0, o->at_stdin, o->points && strcmp(o->points, "-") == 0, !o->nsrc && !o->points};
+    for (size_t i = 0; i < o->nsrc; i++) w.f += strcmp(o->src[i].name, "<stdin>") == 0;
+    for (size_t i = 0; i < o->pre.nlib; i++) w.lib += strcmp(o->pre.lib[i].name, "<stdin>") == 0;
+    return stdin_once(&w, d);
 }
 
 static ad_errclass check_binary_format(const cli_options *o, ad_diag *d)
@@ -868,16 +1004,22 @@ static ad_errclass check_header_tsv(const cli_options *o, ad_diag *d)
     return AD_E_NONE;
 }
 
-/* the first of names (n of them) that is not (or, with in, that is) one of -at's, or n */
-static size_t first_at(const cli_options *o, char *const *names, size_t n, int in, ad_errclass *e, ad_diag *d)
+/* the first of names (n of them) that is not (or, with in, that is) one
+ * of -at's, or n; with vars, by variable (x[2] is of the vector x) */
+static size_t first_at(const cli_options *o, char *const *names, size_t n, int in, int vars, ad_errclass *e,
+                       ad_diag *d)
 {
     cli_nameset at;
-    if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) {
+    const char *const *given = (const char *const *)o->at.names;
+    if ((vars ? cli_nameset_vars(&at, given, o->at.n) : cli_nameset_init(&at, given, o->at.n)) < 0) {
         *e = nomem(d);
         return 0;
     }
     size_t i = 0;
-    while (i < n && (cli_nameset_find(&at, names[i], strlen(names[i])) != (size_t)-1) != in) i++;
+    for (; i < n; i++) {
+        size_t len = vars ? cli_var_len(names[i]) : strlen(names[i]);
+        if ((cli_nameset_find(&at, names[i], len) != (size_t)-1) == in) break;
+    }
     cli_nameset_free(&at);
     return i;
 }
@@ -886,8 +1028,10 @@ static ad_errclass check_points_names(const cli_options *o, ad_diag *d)
 {
     ad_errclass e = AD_E_NONE;
     if (!o->points) return e;
-    size_t i = first_at(o, o->vars, o->nvars, 1, &e, d);
-    if (!e && i < o->nvars) e = usage(d, "'%s' is given both by -at and by the points", o->vars[i], NULL);
+    size_t i = first_at(o, o->vars, o->nvars, 1, 1, &e, d);
+    if (!e && i < o->nvars)
+        e = ad_diag_set(d, AD_E_USAGE, 0, 0, "'%.*s' is given both by -at and by the points",
+                        (int)(cli_var_len(o->vars[i]) > 60 ? 60 : cli_var_len(o->vars[i])), o->vars[i]);
     return e;
 }
 
@@ -941,9 +1085,9 @@ static ad_errclass check_at_names(const cli_options *o, ad_diag *d)
     ad_errclass e = AD_E_NONE;
     if (o->points) return e;
     if ((e = seed_lengths(o, d))) return e;
-    size_t i = first_at(o, o->seed.names, o->seed.n, 0, &e, d);
+    size_t i = first_at(o, o->seed.names, o->seed.n, 0, 0, &e, d);
     if (!e && i < o->seed.n) return not_at(o, "--seed", o->seed.names[i], d);
-    if (!e) i = first_at(o, o->wrt, o->nwrt, 0, &e, d);
+    if (!e) i = first_at(o, o->wrt, o->nwrt, 0, 0, &e, d);
     if (!e && i < o->nwrt) return not_at(o, "--wrt", o->wrt[i], d);
     return e;
 }
@@ -1012,7 +1156,7 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
     o->jobs = 1;
     o->max_nodes = AD_TAPE_DEFAULT_LIMIT;
     o->max_iterations = AD_TAPE_DEFAULT_ITERATIONS;
-    prescan_format(o, argc, argv);
+    prescan(o, argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || arg[1] == 0) {
@@ -1026,7 +1170,7 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
         }
         ad_errclass e = one_option(o, argc, argv, &i, d);
         if (e) {
-            prescan_format(o, argc, argv);   /* the error in the format asked for anywhere */
+            prescan(o, argc, argv);   /* the error in the format asked for anywhere */
             return e;
         }
     }
@@ -1043,6 +1187,7 @@ void cli_options_free(cli_options *o)
 {
     for (size_t i = 0; i < o->nsrc; i++) free((char *)o->src[i].src);
     cli_bindings_free(&o->at);
+    free(o->at_file);
     cli_bindings_free(&o->seed);
     for (size_t i = 0; i < o->nwrt; i++) free(o->wrt[i]);
     for (size_t i = 0; i < o->nvars; i++) free(o->vars[i]);

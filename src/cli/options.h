@@ -91,6 +91,13 @@ typedef struct {
 int cli_declare_vectors(const cli_bindings *b, ad_tape *t);
 void cli_bindings_free(cli_bindings *b);
 
+/* what reads standard input: -f -, --lib -, -at @- (how many of each),
+ * --points -, a session */
+typedef struct {
+    unsigned f, lib, at;
+    int points, session;
+} cli_stdin_words;
+
 typedef enum { CLI_FMT_TEXT, CLI_FMT_JSON, CLI_FMT_TSV } cli_format;
 enum { CLI_ON_ERROR_STOP, CLI_ON_ERROR_SKIP, CLI_ON_ERROR_NAN };
 
@@ -100,6 +107,9 @@ typedef struct {
     cli_prelude pre;                 /* --lib */
     int no_init;                     /* --no-init */
     cli_bindings at;                 /* -at, in order */
+    char *at_file;                   /* -at @FILE: the file an error is in (at the diagnostic's line and column) */
+    unsigned at_stdin;               /* -at @- items read */
+    cli_stdin_words stdin_words;     /* the readers of stdin, from the words before any is read */
     cli_bindings seed;               /* --seed */
     char **wrt;      size_t nwrt, wrtcap;    /* --wrt */
     int grad;                        /* --grad (or --wrt) */
@@ -149,14 +159,23 @@ ad_errclass cli_read_file(const char *path, char **text, size_t *n, ad_diag *d);
  * (--grad, --wrt, --seed, --hessian, --order, --precision, --format, --mode,
  * --nondiff): no rule between options is checked. */
 ad_errclass cli_option_set(cli_options *o, const char *name, const char *label, const char *value, ad_diag *d);
-/* adds NAME=VALUE items to a list as -at does (opt names it in errors;
- * a name may be given once) */
+/* adds NAME=VALUE items to a list as -at does, @FILE items aside (opt
+ * names it in errors; a variable may be given once) */
 ad_errclass cli_add_bindings(const char *opt, const char *arg, cli_bindings *b, ad_diag *d);
 
 /* 1 when s[0..n) is a name: a letter or '_', then letters, digits, '_' */
 int cli_is_name(const char *s, size_t n);
+/* why s[0..n) cannot be a variable ("is not a variable name", "is a
+ * constant, not a variable", ...), or NULL when it can */
+const char *cli_name_problem(const char *s, size_t n);
 
-/* strict decimal number: [+-]digits[.digits][e[+-]digits]; 0 on success */
+/* appends name[0..nl) = v to b, or the vector name = [v[0], ...,
+ * v[len - 1]] (its elements name[1] ...): 0, or -1 when out of memory */
+int cli_bind(cli_bindings *b, const char *name, size_t nl, double v);
+int cli_bind_vector(cli_bindings *b, const char *name, size_t nl, const double *v, size_t len);
+
+/* strict decimal number: [+-]digits[.digits][e[+-]digits]; 0 on success,
+ * else -1 with why (-2 when out of memory) */
 int cli_parse_number(const char *s, size_t len, double *out, const char **why);
 
 /* --adjoint's weights against the outputs of the tape: one weight per

@@ -100,6 +100,7 @@ void cli_json_error(cli_buf *b, const cli_where *at, const ad_diag *d, const cha
         cli_buf_puts(b, ", \"source\": ");
         cli_buf_json_string(b, at->file, strlen(at->file));
         if (at->line > 0) cli_buf_printf(b, ", \"%s\": %ld", at->row ? "row" : "line", at->line);
+        if (at->line > 0 && at->col > 0) cli_buf_printf(b, ", \"column\": %ld", at->col);
     }
     cli_buf_putc(b, '}');
 }
@@ -130,6 +131,7 @@ static void text(cli_buf *b, const cli_where *at, const ad_diag *d, const char *
     if (at && at->file) {
         put_name(b, at->file);
         if (at->line > 0) cli_buf_printf(b, ":%s%ld", at->row ? "row " : "", at->line);
+        if (at->line > 0 && at->col > 0) cli_buf_printf(b, ":%ld", at->col);
         cli_buf_puts(b, ": ");
     }
     if (d->cls == AD_E_USAGE && !(at && (at->session || at->file)))

@@ -14,6 +14,7 @@ typedef struct {
     const cli_source *src;   /* the source d's line:col is in (shown with a caret) */
     const char *file;        /* else a file (the points), at line ... */
     long line;               /* ... (0: the file as a whole) */
+    long col;                /* ... and column (0: none) */
     int row;                 /* line counts binary rows */
     int session;             /* the REPL: usage errors do not point to --help */
 } cli_where;
