@@ -77,14 +77,6 @@ static void command_error(session *S, const char *fmt, const char *a, const char
     fail(S, AD_E_USAGE);
 }
 
-static void free_bindings(cli_bindings *b)
-{
-    for (size_t i = 0; i < b->n; i++) free(b->names[i]);
-    free(b->names);
-    free(b->values);
-    memset(b, 0, sizeof *b);
-}
-
 /* ":at x=2,y=3": set (or replace) these values, checked as -at checks them */
 static void cmd_at(session *S, const char *arg)
 {
@@ -94,7 +86,7 @@ static void cmd_at(session *S, const char *arg)
     if (e) {
         cli_report(&S->o, NULL, &d);
         fail(S, e);
-        free_bindings(&tmp);
+        cli_bindings_free(&tmp);
         return;
     }
     cli_bindings *at = &S->o.at;
@@ -117,7 +109,7 @@ static void cmd_at(session *S, const char *arg)
         }
         at->values[j] = tmp.values[i];
     }
-    free_bindings(&tmp);
+    cli_bindings_free(&tmp);
     if (!S->fatal && ad_session_point(S->sess, (const char *const *)at->names, at->values, at->n) < 0) {
         cli_error(&S->o, NULL, AD_E_IO, "out of memory");
         fail(S, AD_E_IO);
@@ -708,8 +700,8 @@ static void session_close(session *S)
 {
     ad_session_free(S->sess);
     free(S->lastsrc);
-    free_bindings(&S->o.at);
-    free_bindings(&S->o.seed);
+    cli_bindings_free(&S->o.at);
+    cli_bindings_free(&S->o.seed);
     free_wrt(&S->o);
     ad_tape_free(S->t);
     ad_tape_free(S->last);
