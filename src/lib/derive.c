@@ -86,20 +86,20 @@ void ad_plan_free(ad_plan *p)
 }
 
 /* the tape input called name, or -1 (inputs: the tape's inputs by name) */
-static long input_named(const adi_symtab *inputs, const char *name)
+static long input_named(const adi_names *inputs, const char *name)
 {
-    return adi_symtab_get(inputs, name, strlen(name));
+    return adi_names_get(inputs, name, strlen(name));
 }
 
 /* every tape input to a variable of the point; AD_E_NAME for one that has
  * none.  vars: the point's variables by name */
-static ad_errclass bind(ad_plan *p, const adi_symtab *vars, size_t *unbound, ad_diag *d)
+static ad_errclass bind(ad_plan *p, const adi_names *vars, size_t *unbound, ad_diag *d)
 {
     const ad_tape *t = p->t;
     for (size_t i = 0; i < p->ni; i++) {
         size_t len;
         const char *name = ad_tape_input_name(t, i, &len);
-        int32_t v = adi_symtab_get(vars, name, len);
+        int32_t v = adi_names_get(vars, name, len);
         p->var_of_input[i] = v >= 0 ? (size_t)v : SIZE_MAX;
         if (p->var_of_input[i] != SIZE_MAX) continue;
         if (t->flow) {
@@ -118,7 +118,7 @@ static ad_errclass bind(ad_plan *p, const adi_symtab *vars, size_t *unbound, ad_
 }
 
 /* the columns, their seeds, the --seed direction and Taylor's direction */
-static int seeds(ad_plan *p, const ad_request *rq, const adi_symtab *inputs)
+static int seeds(ad_plan *p, const ad_request *rq, const adi_names *inputs)
 {
     size_t ni = p->ni, nc = rq->ncols;
     for (size_t c = 0; c < nc; c++) {
@@ -175,14 +175,14 @@ static int seeds(ad_plan *p, const ad_request *rq, const adi_symtab *inputs)
 
 /* a table of names to their indices: list[0..n), or the tape's inputs;
  * the first of a repeated name counts.  0, or -1 when out of memory */
-static int names(adi_symtab *s, const char *const *list, size_t n, const ad_tape *t)
+static int names(adi_names *s, const char *const *list, size_t n, const ad_tape *t)
 {
-    adi_symtab_init(s);
+    adi_names_init(s);
     for (size_t i = 0; i < n; i++) {
         size_t len;
         const char *name = t ? ad_tape_input_name(t, i, &len) : list[i];
         if (!t) len = strlen(name);
-        if (adi_symtab_get(s, name, len) < 0 && adi_symtab_put(s, name, len, (int32_t)i) < 0) return -1;
+        if (adi_names_add(s, name, len, (int32_t)i) < 0) return -1;
     }
     return 0;
 }
@@ -215,26 +215,26 @@ ad_errclass ad_plan_new(const ad_tape *t, const ad_request *rq, ad_plan **plan, 
     p->diff = adi_calloc(ni, 1);
     if (rq->weights) p->weights = adi_calloc(m, sizeof *p->weights);
     /* names to indices, so that binding costs n, not n^2 */
-    adi_symtab vars, inputs;
+    adi_names vars, inputs;
     int ok = names(&vars, rq->vars, rq->nvars, NULL) == 0;
     ok = names(&inputs, NULL, ni, t) == 0 && ok;
     if (!ok || !p->var_of_input || !p->colname || !p->col_input || !p->diff || (rq->weights && !p->weights) ||
         seeds(p, rq, &inputs) < 0) {
-        adi_symtab_free(&vars);
-        adi_symtab_free(&inputs);
+        adi_names_free(&vars);
+        adi_names_free(&inputs);
         ad_plan_free(p);
         return adi_err_nomem(d);
     }
     if (rq->weights) memcpy(p->weights, rq->weights, m * sizeof *p->weights);
     if (t->flow && adi_plan_paths(p, rq) < 0) {
-        adi_symtab_free(&vars);
-        adi_symtab_free(&inputs);
+        adi_names_free(&vars);
+        adi_names_free(&inputs);
         ad_plan_free(p);
         return adi_err_nomem(d);
     }
     ad_errclass e = bind(p, &vars, unbound, d);
-    adi_symtab_free(&vars);
-    adi_symtab_free(&inputs);
+    adi_names_free(&vars);
+    adi_names_free(&inputs);
     if (e) {
         ad_plan_free(p);
         return e;

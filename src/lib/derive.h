@@ -38,7 +38,7 @@ struct ad_plan {
     size_t off_big, off_wout, off_items, scratch;
     /* control flow (path.c), for a tape with guards: */
     adi_request rq;           /* a copy of the request, for the plans of other paths */
-    adi_symtab vars;          /* the point's variables by name: where a recording finds inputs */
+    adi_names vars;           /* the point's variables by name: where a recording finds inputs */
     uint64_t key;             /* the program and the request: whose paths a workspace keeps */
     size_t unbound;           /* a tape input with no variable (SIZE_MAX: none) */
     uint64_t path;            /* a hash of the tape: which path it is (--stats) */

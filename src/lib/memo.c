@@ -186,6 +186,33 @@ void adi_memo_index(adi_pctx *P, size_t off, size_t len, int32_t index, int line
 /* the steps whose node is looked up, not made: a name, a literal, an element */
 static int found(const struct adi_mstep *s) { return s->kind == M_NAME || s->kind == M_CONST || s->kind == M_INDEX; }
 
+/* 1 when steps x and y give the same node whatever the iteration: the
+ * same name, the same literal value, the same operation of such steps, or
+ * elements of one vector whose indices are such steps (x[i] written twice;
+ * x[i] and x[j] are not, even when i == j this time) */
+static int same_step(const adi_pctx *P, int32_t a, int32_t b)
+{
+    while (a != b) {
+        const struct adi_mstep *x = &P->cap[a], *y = &P->cap[b];
+        if (x->kind != y->kind) return 0;
+        switch (x->kind) {
+        case M_CONST: return x->v == y->v || (x->v != x->v && y->v != y->v);
+        case M_NAME: return x->len == y->len && !memcmp(P->src + x->off, P->src + y->off, x->len);
+        case M_OP:
+            if (x->code != y->code || (x->b < 0) != (y->b < 0) || (x->b >= 0 && !same_step(P, x->b, y->b)))
+                return 0;
+            break;
+        case M_INDEX:
+            if (x->len != y->len || memcmp(P->src + x->off, P->src + y->off, x->len)) return 0;
+            break;
+        default: return 0;
+        }
+        a = x->a;   /* the first operand, or the index: on to it */
+        b = y->a;
+    }
+    return 1;
+}
+
 /* 1 when the notes replay the parse: every node an operand took came
  * from one step that will give it again (two names bound to one node, a
  * name and a literal, or x[i] and x[j] with i == j this time, could part
@@ -198,11 +225,7 @@ static int unambiguous(const adi_pctx *P)
         for (size_t j = i + 1; j < P->ncap; j++) {
             const struct adi_mstep *y = &P->cap[j];
             if (y->node != x->node || !found(y)) continue;
-            int same = x->kind == y->kind &&
-                       (x->kind == M_CONST ? x->v == y->v || (x->v != x->v && y->v != y->v)
-                                           : x->len == y->len && !memcmp(P->src + x->off, P->src + y->off, x->len) &&
-                                                 (x->kind == M_NAME || x->a == y->a));
-            if (!same) return 0;
+            if (!same_step(P, (int32_t)i, (int32_t)j)) return 0;
         }
     }
     return 1;

@@ -167,7 +167,8 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
     if (!cv) cv = adi_malloc((n ? n : 1) * sizeof *cv);
     cse_table cse = {NULL, 0, 0}, prev = {NULL, 0, 0};
     int rc = -1;
-    if (!u || !map || !cv || !flag) goto out;
+    /* the vectors first: the copy finds their elements by index */
+    if (!u || !map || !cv || !flag || adi_tape_copy_vectors(u, t) < 0) goto out;
     memset(flag, 0, n);
     for (size_t i = 0; i < n; i++) {
         const ad_instr c = t->code[i];

@@ -126,9 +126,7 @@ int adi_plan_paths(ad_plan *p, const ad_request *rq)
     c->r.weights = c->weights;
     /* the point's variables by name (the first of a repeated name counts) */
     for (size_t i = 0; i < rq->nvars; i++) {
-        size_t len = strlen(rq->vars[i]);
-        if (adi_symtab_get(&p->vars, rq->vars[i], len) < 0 && adi_symtab_put(&p->vars, rq->vars[i], len, (int32_t)i) < 0)
-            return -1;
+        if (adi_names_add(&p->vars, rq->vars[i], strlen(rq->vars[i]), (int32_t)i) < 0) return -1;
     }
     /* what the paths depend on: the program, the request */
     const adi_flowsrc *f = p->t->flow;
@@ -159,7 +157,7 @@ void adi_plan_paths_free(ad_plan *p)
     freev(c->seed_vars, c->r.nseed);
     free(c->seed);
     free(c->weights);
-    adi_symtab_free(&p->vars);
+    adi_names_free(&p->vars);
 }
 
 /* ---- the workspace's paths ---- */

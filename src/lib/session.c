@@ -31,7 +31,7 @@ struct ad_session {
     int lines;               /* lines of the kept statements */
     int32_t *inputs;         /* recording indices of the session's inputs */
     size_t ninputs, incap;
-    adi_symtab point;        /* input name -> index in pval */
+    adi_names point;         /* input name -> index in pval */
     double *pval;
     size_t npoint, pcap;
     ad_work w;               /* w.val[i]: node i's value, when known[i] == epoch */
@@ -51,7 +51,7 @@ ad_session *ad_session_new(void)
     if (!S) return NULL;
     memset(S, 0, sizeof *S);
     adi_prog_init(&S->g, NULL, 0);
-    adi_symtab_init(&S->point);
+    adi_names_init(&S->point);
     S->epoch = S->visit = 1;
     if (!(S->t = ad_tape_new())) {
         ad_session_free(S);
@@ -66,7 +66,7 @@ void ad_session_free(ad_session *S)
     if (!S) return;
     ad_tape_free(S->t);
     adi_prog_free(&S->g);
-    adi_symtab_free(&S->point);
+    adi_names_free(&S->point);
     free(S->text);
     free(S->inputs);
     free(S->pval);
@@ -100,14 +100,9 @@ static void forget_values(ad_session *S)
 /* a point's name x[k] makes x a vector of at least k elements: 0 or -1 */
 static int declare_element(ad_tape *t, const char *name, size_t len)
 {
-    const char *open = memchr(name, '[', len);
-    if (!open || len < 3 || name[len - 1] != ']') return 0;
-    size_t base = (size_t)(open - name), k = 0;
-    for (const char *p = open + 1; p < name + len - 1; p++) {
-        if (*p < '0' || *p > '9' || k > AD_VECTOR_MAX) return 0;
-        k = k * 10 + (size_t)(*p - '0');
-    }
-    if (k == 0 || k > AD_VECTOR_MAX || k <= ad_tape_vector_len(t, name, base)) return 0;
+    size_t base, k;
+    if (!adi_element_name(name, len, &base, &k) || k > AD_VECTOR_MAX || k <= ad_tape_vector_len(t, name, base))
+        return 0;
     return ad_tape_set_vector(t, name, base, k);
 }
 
@@ -115,10 +110,10 @@ int ad_session_point(ad_session *S, const char *const *names, const double *valu
 {
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(names[i]);
-        int32_t k = adi_symtab_get(&S->point, names[i], len);
+        int32_t k = adi_names_get(&S->point, names[i], len);
         if (k < 0) {
             if (adi_grow((void **)&S->pval, &S->pcap, S->npoint + 1, sizeof *S->pval) < 0 ||
-                adi_symtab_put(&S->point, names[i], len, (int32_t)S->npoint) < 0)
+                adi_names_add(&S->point, names[i], len, (int32_t)S->npoint) < 0)
                 return -1;
             k = (int32_t)S->npoint++;
         }
@@ -206,7 +201,7 @@ static int input_value(const ad_session *S, int32_t i, double *v)
 {
     const ad_tape *t = S->t;
     size_t l = adi_tape_leaf(t, i);
-    int32_t k = adi_symtab_get(&S->point, t->pool + t->rtext[l].off, t->rtext[l].len);
+    int32_t k = adi_names_get(&S->point, t->pool + t->rtext[l].off, t->rtext[l].len);
     if (k < 0) return -1;
     *v = S->pval[k];
     return 0;

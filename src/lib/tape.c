@@ -58,6 +58,7 @@ void ad_tape_free(ad_tape *t)
     adi_flow_free(t->flow);
     adi_symtab_free(&t->vars);
     adi_symtab_free(&t->consts);
+    free(t->wholes);
     adi_symtab_free(&t->vecs);
     for (size_t i = 0; i < t->nvin; i++) {
         free(t->vin[i].name);
@@ -111,36 +112,6 @@ static void forget_elements(ad_tape *t, size_t n)
             if (t->vin[i].node[k] >= (int32_t)n) t->vin[i].node[k] = -1;
 }
 
-int32_t adi_rec_element(ad_tape *t, const char *name, size_t len, size_t k, int line, int col)
-{
-    struct adi_vecin *v = &t->vin[adi_symtab_get(&t->vecs, name, len)];
-    if (!v->node) {
-        if (!(v->node = adi_malloc(v->len * sizeof *v->node))) {
-            t->nomem = 1;
-            return -1;
-        }
-        memset(v->node, 0xff, v->len * sizeof *v->node);   /* all -1 */
-    }
-    if (v->node[k - 1] >= 0) return v->node[k - 1];
-    char small[96], *buf = small;
-    if (len + 24 > sizeof small && !(buf = adi_malloc(len + 24))) {
-        t->nomem = 1;
-        return -1;
-    }
-    /* name[k] */
-    char digits[24];
-    size_t nd = 0, j = len;
-    for (size_t q = k; nd == 0 || q; q /= 10) digits[nd++] = (char)('0' + q % 10);
-    memcpy(buf, name, len);
-    buf[j++] = '[';
-    while (nd) buf[j++] = digits[--nd];
-    buf[j++] = ']';
-    int32_t r = adi_rec_var(t, buf, j, line, col);
-    if (buf != small) free(buf);
-    if (r >= 0) v->node[k - 1] = r;
-    return r;
-}
-
 void adi_flow_free(adi_flowsrc *f)
 {
     if (!f) return;
@@ -166,6 +137,7 @@ void ad_tape_reset(ad_tape *t)
     t->pin_line = t->pin_col = 0;
     adi_symtab_clear(&t->vars);
     adi_symtab_clear(&t->consts);
+    if (t->nwholes) memset(t->wholes, 0xff, t->nwholes * sizeof *t->wholes);
     forget_elements(t, 0);
 }
 
@@ -223,26 +195,108 @@ static int32_t push_leaf(ad_tape *t, uint32_t op, double v, const char *text, si
     return i;
 }
 
-int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
+
+static int32_t new_input(ad_tape *t, const char *name, size_t len, int line, int col)
 {
-    int32_t i = adi_symtab_get(&t->vars, name, len);
-    if (i >= 0) return i;
-    i = push_leaf(t, AD_OP_INPUT, 0, name, len, line, col);
-    if (i < 0 || adi_symtab_put(&t->vars, name, len, i) < 0) { t->nomem = 1; return -1; }
+    int32_t i = push_leaf(t, AD_OP_INPUT, 0, name, len, line, col);
+    if (i < 0) return -1;
     t->ninputs++;
     if (t->novalues) return i;
-    int32_t k = t->at ? adi_symtab_get(t->at, name, len) : -1;
+    int32_t k = t->at ? adi_names_get(t->at, name, len) : -1;
     t->rval[i] = k >= 0 ? t->atv[k] : NAN;
     t->rdep[i] = 1;
     return i;
 }
 
+/* element k (from 1) of declared vector v, called name: its input, the
+ * one recorded before or a new one (found by index, never hashed) */
+static int32_t element(ad_tape *t, struct adi_vecin *v, size_t k, const char *name, size_t len, int line, int col)
+{
+    if (!v->node) {
+        if (!(v->node = adi_malloc(v->len * sizeof *v->node))) {
+            t->nomem = 1;
+            return -1;
+        }
+        memset(v->node, 0xff, v->len * sizeof *v->node);   /* all -1 */
+    }
+    if (v->node[k - 1] >= 0) return v->node[k - 1];
+    int32_t r = new_input(t, name, len, line, col);
+    if (r >= 0) v->node[k - 1] = r;
+    return r;
+}
+
+int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
+{
+    size_t bl, k;
+    int32_t v;
+    if (t->nvin && adi_element_name(name, len, &bl, &k) && (v = adi_symtab_get(&t->vecs, name, bl)) >= 0 &&
+        k <= t->vin[v].len)
+        return element(t, &t->vin[v], k, name, len, line, col);   /* x[k] of a declared vector x */
+    int32_t i = adi_symtab_get(&t->vars, name, len);
+    if (i >= 0) return i;
+    i = new_input(t, name, len, line, col);
+    if (i < 0 || adi_symtab_put(&t->vars, name, len, i) < 0) { t->nomem = 1; return -1; }
+    return i;
+}
+
+int32_t adi_rec_element(ad_tape *t, const char *name, size_t len, size_t k, int line, int col)
+{
+    struct adi_vecin *v = &t->vin[adi_symtab_get(&t->vecs, name, len)];
+    if (v->node && v->node[k - 1] >= 0) return v->node[k - 1];
+    char small[96], *buf = small;
+    if (len + 24 > sizeof small && !(buf = adi_malloc(len + 24))) {
+        t->nomem = 1;
+        return -1;
+    }
+    /* name[k] */
+    char digits[24];
+    size_t nd = 0, j = len;
+    for (size_t q = k; nd == 0 || q; q /= 10) digits[nd++] = (char)('0' + q % 10);
+    memcpy(buf, name, len);
+    buf[j++] = '[';
+    while (nd) buf[j++] = digits[--nd];
+    buf[j++] = ']';
+    int32_t r = element(t, v, k, buf, j, line, col);
+    if (buf != small) free(buf);
+    return r;
+}
+
+/* the slot in wholes of the constant v, when v is a whole number below 4
+ * per node recorded (the array stays within the tape's size); else NULL,
+ * and v is hashed.  The array grows by doubling, taking in the constants
+ * recorded before in the range it gains, so that a value is never two
+ * constants */
+static int32_t *whole_slot(ad_tape *t, double v)
+{
+    if (!(v >= 0) || v != floor(v) || (v == 0 && signbit(v))) return NULL;
+    if (v >= (double)t->nwholes) {
+        if (v >= 4.0 * (double)t->n + 64) return NULL;
+        size_t cap = t->nwholes ? t->nwholes : 64, old = t->nwholes;
+        while ((double)cap <= v) cap *= 2;
+        int32_t *w = adi_realloc(t->wholes, cap * sizeof *w);
+        if (!w) return NULL;
+        memset(w + old, 0xff, (cap - old) * sizeof *w);   /* all -1 */
+        t->wholes = w;
+        t->nwholes = cap;
+        for (size_t l = 0; l < t->nleaves; l++) {
+            double c = t->rcval[l];
+            if (t->code[t->rleaf[l]].op == AD_OP_CONST && c >= (double)old && c < (double)cap && c == floor(c) &&
+                !signbit(c) && w[(size_t)c] < 0)
+                w[(size_t)c] = t->rleaf[l];
+        }
+    }
+    return &t->wholes[(size_t)v];
+}
+
 int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col)
 {
-    int32_t i = adi_symtab_get(&t->consts, &v, sizeof v);
-    if (i >= 0) return i;
+    int32_t *w = whole_slot(t, v), i;
+    if (w && *w >= 0) return *w;
+    if (!w && (i = adi_symtab_get(&t->consts, &v, sizeof v)) >= 0) return i;
     i = push_leaf(t, AD_OP_CONST, v, text, len, line, col);
-    if (i < 0 || adi_symtab_put(&t->consts, &v, sizeof v, i) < 0) { t->nomem = 1; return -1; }
+    if (i < 0) return -1;
+    if (w) *w = i;
+    else if (adi_symtab_put(&t->consts, &v, sizeof v, i) < 0) { t->nomem = 1; return -1; }
     t->nconsts++;
     if (t->novalues) return i;
     t->rval[i] = v;
@@ -288,13 +342,20 @@ adi_tape_mark adi_tape_mark_at(const ad_tape *t)
     return (adi_tape_mark){t->n, t->nleaves, t->pool_len, t->ninputs, t->nconsts, t->nnames};
 }
 
+/* a constant rolled back: out of the array or the hash */
+static void forget_const(ad_tape *t, double v)
+{
+    if (v >= 0 && v < (double)t->nwholes && v == floor(v) && !(v == 0 && signbit(v))) t->wholes[(size_t)v] = -1;
+    adi_symtab_forget(&t->consts, &v, sizeof v);
+}
+
 void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m)
 {
     for (size_t l = m->nleaves; l < t->nleaves; l++) {
         if (t->code[t->rleaf[l]].op == AD_OP_INPUT)
             adi_symtab_forget(&t->vars, t->pool + t->rtext[l].off, t->rtext[l].len);
         else
-            adi_symtab_forget(&t->consts, &t->rcval[l], sizeof t->rcval[l]);
+            forget_const(t, t->rcval[l]);
     }
     forget_elements(t, m->n);
     t->n = m->n;
@@ -482,6 +543,9 @@ void adi_tape_release_spare(ad_tape *t)
     t->nleaves = 0;
     adi_symtab_free(&t->vars);
     adi_symtab_free(&t->consts);
+    free(t->wholes);
+    t->wholes = NULL;
+    t->nwholes = 0;
 }
 
 size_t ad_tape_size(const ad_tape *t) { return t->n; }
@@ -523,7 +587,7 @@ int adi_tape_copy_sources(ad_tape *u, const ad_tape *t)
     if (t->nsrcout && adi_grow((void **)&u->srcout, &u->srcoutcap, t->nsrcout, sizeof *u->srcout) < 0) return -1;
     if (t->nsrcout) memcpy(u->srcout, t->srcout, t->nsrcout * sizeof *t->srcout);
     u->nsrcout = t->nsrcout;
-    return adi_tape_copy_vectors(u, t);
+    return 0;
 }
 
 int adi_tape_copy_vectors(ad_tape *u, const ad_tape *t)

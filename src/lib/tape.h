@@ -11,6 +11,7 @@
 
 #include "adcalc.h"
 #include "symtab.h"
+#include "namemap.h"
 #include "ops.h"
 
 /* A tape has at most ADI_NODE_MAX nodes: the numbers from ADI_VEC_BASE up
@@ -77,6 +78,9 @@ struct ad_tape {
     char *pool;
     size_t pool_len, pool_cap;
     adi_symtab vars, consts;
+    int32_t *wholes;     /* the constant 0, 1, 2, ... by value, or -1: an
+                          * indexed sum's indices, found without hashing */
+    size_t nwholes;
     adi_symtab vecs;     /* declared vector variables: name -> index in vin
                           * (ad_tape_set_vector; kept by ad_tape_reset) */
     struct adi_vecin {
@@ -97,7 +101,7 @@ struct ad_tape {
     double *rval;        /* the value of each node, by recording index */
     unsigned char *rdep; /* 1 when the node depends on an input */
     size_t rvalcap, rdepcap;
-    const adi_symtab *at;   /* the point recorded at: input name -> index */
+    const adi_names *at;    /* the point recorded at: input name -> index */
     const double *atv;      /* ...in these values; at NULL: no point, inputs nan */
     size_t max_iter;     /* loop iterations a recording may run */
     int undecided;       /* recorded at no point, a comparison met an input's
@@ -136,8 +140,7 @@ int adi_tape_add_output(ad_tape *t, int32_t node);
 /* records the n nodes (recording indices) as the outputs of the next
  * source, whose value is a vector (vector) or a number; 0 or -1 */
 int adi_tape_add_source(ad_tape *t, const int32_t *nodes, size_t n, int vector);
-/* gives u (a copy of t being made) t's sources' outputs and declared
- * vectors; 0 or -1 */
+/* gives u (a copy of t being made) t's sources' outputs; 0 or -1 */
 int adi_tape_copy_sources(ad_tape *u, const ad_tape *t);
 /* declares on u the vectors declared on t: 0 or -1 */
 int adi_tape_copy_vectors(ad_tape *u, const ad_tape *t);
