@@ -1011,6 +1011,7 @@ static size_t first_at(const cli_options *o, char *const *names, size_t n, int i
 {
     cli_nameset at;
     const char *const *given = (const char *const *)o->at.names;
+    if (!n) return 0;   /* nothing to look for: -at's million names are not sorted */
     if ((vars ? cli_nameset_vars(&at, given, o->at.n) : cli_nameset_init(&at, given, o->at.n)) < 0) {
         *e = nomem(d);
         return 0;
