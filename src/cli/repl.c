@@ -77,7 +77,11 @@ static void command_error(session *S, const char *fmt, const char *a, const char
     fail(S, AD_E_USAGE);
 }
 
-/* ":at x=2,y=3": set (or replace) these values, checked as -at checks them */
+/* ":at x=2,y=3": set (or replace) these values, checked as -at checks
+ * them.  A variable given again keeps its place in the point, with all of
+ * its new value: a vector given anew is its new elements only (x=[4,5]
+ * after x=[1,2,3] leaves no x[3]).  Merged by sorted names, so that a
+ * point of 10^6 elements costs n log n, not n^2 */
 static void cmd_at(session *S, const char *arg)
 {
     cli_bindings tmp = {0};
@@ -90,26 +94,59 @@ static void cmd_at(session *S, const char *arg)
         return;
     }
     cli_bindings *at = &S->o.at;
-    for (size_t i = 0; i < tmp.n; i++) {
-        size_t j = 0;
-        while (j < at->n && strcmp(at->names[j], tmp.names[i]) != 0) j++;
-        if (j == at->n) {
-            char **nn = realloc(at->names, (at->n + 1) * sizeof *nn);
-            if (nn) at->names = nn;
-            double *nv = nn ? realloc(at->values, (at->n + 1) * sizeof *nv) : NULL;
-            if (nv) at->values = nv;
-            if (!nn || !nv) {
-                cli_error(&S->o, NULL, AD_E_IO, "out of memory");
-                fail(S, AD_E_IO);
-                break;
-            }
-            at->names[at->n++] = tmp.names[i];
-            at->cap = at->n;
-            tmp.names[i] = NULL;
-        }
-        at->values[j] = tmp.values[i];
+    cli_nameset vars = {0};
+    size_t most = at->n + tmp.n;
+    char **names = malloc((most ? most : 1) * sizeof *names);
+    double *values = malloc((most ? most : 1) * sizeof *values);
+    unsigned char *placed = calloc(tmp.n ? tmp.n : 1, 1);
+    if (!names || !values || !placed || cli_nameset_vars(&vars, (const char *const *)tmp.names, tmp.n) < 0) {
+        free(names);
+        free(values);
+        free(placed);
+        cli_bindings_free(&tmp);
+        cli_error(&S->o, NULL, AD_E_IO, "out of memory");
+        fail(S, AD_E_IO);
+        return;
     }
+    size_t m = 0;
+    for (size_t i = 0; i < at->n; i++) {
+        size_t f = cli_nameset_find(&vars, at->names[i], cli_var_len(at->names[i]));
+        if (f == (size_t)-1) {   /* not given again */
+            names[m] = at->names[i];
+            values[m++] = at->values[i];
+            continue;
+        }
+        free(at->names[i]);
+        if (placed[f]) continue;
+        /* the new value, in the old one's place: its elements follow each other */
+        const char *var = tmp.names[f];
+        size_t vl = cli_var_len(var);
+        for (size_t j = f; j < tmp.n && (j == f || (cli_var_len(tmp.names[j]) == vl && !memcmp(tmp.names[j], var, vl)));
+             j++) {
+            placed[j] = 1;
+            names[m] = tmp.names[j];
+            values[m++] = tmp.values[j];
+            tmp.names[j] = NULL;
+        }
+    }
+    for (size_t j = 0; j < tmp.n; j++) {   /* new variables, at the end */
+        if (placed[j]) continue;
+        names[m] = tmp.names[j];
+        values[m++] = tmp.values[j];
+        tmp.names[j] = NULL;
+    }
+    free(placed);
+    cli_nameset_free(&vars);
     cli_bindings_free(&tmp);
+    free(at->names);
+    free(at->values);
+    at->names = names;
+    at->values = values;
+    at->n = at->cap = m;
+    /* (the REPL reads the point's vectors from the session's tape, not
+     * from at->vecs, which described the -at it started with) */
+    for (size_t v = 0; v < at->nvecs; v++) free(at->vecs[v].name);
+    at->nvecs = 0;
     if (!S->fatal && ad_session_point(S->sess, (const char *const *)at->names, at->values, at->n) < 0) {
         cli_error(&S->o, NULL, AD_E_IO, "out of memory");
         fail(S, AD_E_IO);
@@ -361,6 +398,12 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
     ad_diag d;
     memset(&pt, 0, sizeof pt);
     ad_errclass e = ad_session_run(S->sess, stmt, n, &kind, S->t, &unbound, &d);
+    ad_diag dd;
+    ad_errclass de = ad_session_dropped(S->sess, &dd);
+    if (de) {   /* a kept statement failed at the new point: said, then the statement's own result */
+        cli_report(&S->o, NULL, &dd);
+        fail(S, de);
+    }
     if (e == AD_E_NAME && unbound != (size_t)-1) e = cli_unbound(&S->o, S->t, unbound, &d);
     if (!e && kind == AD_STMT_EXPR && point_vectors(S, S->t) < 0) e = ad_diag_set(&d, AD_E_IO, 0, 0, "out of memory");
     if (!e && kind == AD_STMT_EXPR) e = cli_derive_tape(&S->o, 1, S->t, S->w, &pt, &d);

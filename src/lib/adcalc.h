@@ -459,7 +459,9 @@ void ad_session_free(ad_session *s);
 void ad_session_set_limit(ad_session *s, size_t nodes);
 /* the loop iterations one statement may run (ad_tape_set_iterations) */
 void ad_session_set_iterations(ad_session *s, size_t n);
-/* sets the values of these inputs (others keep theirs); 0 or -1 */
+/* sets the values of these inputs (others keep theirs); 0 or -1.  A
+ * vector given whole, as names x[1], x[2] ... x[m] in a row, is m long
+ * from then on: its elements beyond m have no value */
 int ad_session_point(ad_session *s, const char *const *names, const double *values, size_t n);
 /* Runs one statement src[0..len) (as ad_next_stmt splits them; *kind says
  * which).  A definition is kept when its body records; an assignment when
@@ -470,9 +472,16 @@ int ad_session_point(ad_session *s, const char *const *names, const double *valu
  * *unbound its index in out (else *unbound is (size_t)-1).  A statement of
  * control flow runs at the point (its inputs need values) and is kept;
  * when the point moves, the kept statements are recorded again there
- * before the next statement (their paths may differ). */
+ * before the next statement (their paths may differ; see
+ * ad_session_dropped). */
 ad_errclass ad_session_run(ad_session *s, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out,
                            size_t *unbound, ad_diag *d);
+/* what the last ad_session_run dropped: when the point moved, a kept
+ * statement that fails at the new point (another path that fails, an
+ * element of a vector that became shorter) is dropped, and the statement
+ * run still runs.  AD_E_NONE when nothing was dropped; else the first
+ * failure's class, and *d says which statement and why */
+ad_errclass ad_session_dropped(const ad_session *s, ad_diag *d);
 /* the kept statements, one per line (*kept_lines of them), followed by
  * the last statement run: the text positions refer to */
 const char *ad_session_text(const ad_session *s, size_t *len, int *kept_lines);

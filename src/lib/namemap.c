@@ -82,6 +82,16 @@ int adi_names_add(adi_names *s, const char *name, size_t len, int32_t pos)
     return 0;
 }
 
+void adi_names_forget(adi_names *s, const char *name, size_t len)
+{
+    size_t bl, k;
+    if (s->nvec && adi_element_name(name, len, &bl, &k)) {
+        int32_t b = adi_symtab_get(&s->bases, name, bl);
+        if (b >= 0 && k <= s->vec[b].cap) s->vec[b].pos[k - 1] = -1;
+    }
+    adi_symtab_forget(&s->plain, name, len);
+}
+
 int32_t adi_names_get(const adi_names *s, const char *name, size_t len)
 {
     size_t bl, k;

@@ -31,6 +31,8 @@ void adi_names_free(adi_names *s);
 /* name -> pos, unless the name is there already (the first one counts);
  * 0, or -1 when out of memory */
 int adi_names_add(adi_names *s, const char *name, size_t len, int32_t pos);
+/* takes name out (a name not there is ignored; it needs no memory) */
+void adi_names_forget(adi_names *s, const char *name, size_t len);
 /* the position of name, or -1 */
 int32_t adi_names_get(const adi_names *s, const char *name, size_t len);
 

@@ -43,6 +43,8 @@ struct ad_session {
     size_t ncone, conecap;
     size_t guards;           /* guards among the kept statements' nodes */
     int stale;               /* the point moved since they were recorded */
+    ad_errclass dropped;     /* a kept statement failed at the new point */
+    ad_diag dropdiag;        /* ...so, and was dropped (ad_session_dropped) */
 };
 
 ad_session *ad_session_new(void)
@@ -106,8 +108,54 @@ static int declare_element(ad_tape *t, const char *name, size_t len)
     return ad_tape_set_vector(t, name, base, k);
 }
 
+/* forgets x[m+1] .. x[old] of the point's vector x (name[0..base)) */
+static int forget_elements(ad_session *S, const char *name, size_t base, size_t m, size_t old)
+{
+    char *el = adi_malloc(base + 24);
+    if (!el) return -1;
+    memcpy(el, name, base);
+    for (size_t j = m + 1; j <= old; j++) {
+        int w = snprintf(el + base, 24, "[%zu]", j);
+        adi_names_forget(&S->point, el, base + (size_t)w);
+    }
+    free(el);
+    return 0;
+}
+
+/* names[i] given anew, as a whole variable: a vector given whole (x[1],
+ * x[2] ... x[m] from names[i] on) is m long from now, its elements
+ * beyond m without a value, and x as a number has none; a number x is no
+ * longer a vector.  The kept statements are recorded again (stale) when
+ * one of these may have used what went.  0 or -1 */
+static int whole_variable(ad_session *S, const char *const *names, size_t i, size_t n)
+{
+    size_t len = strlen(names[i]), base, k, m = 1, bk;
+    if (!adi_element_name(names[i], len, &base, &k)) {
+        size_t old = ad_tape_vector_len(S->t, names[i], len);
+        if (!old) return 0;
+        S->stale = 1;
+        if (forget_elements(S, names[i], len, 0, old) < 0) return -1;
+        return ad_tape_set_vector(S->t, names[i], len, 0);
+    }
+    if (k != 1) return 0;
+    while (i + m < n && adi_element_name(names[i + m], strlen(names[i + m]), &bk, &k) && bk == base &&
+           k == m + 1 && !memcmp(names[i + m], names[i], base))
+        m++;
+    if (adi_names_get(&S->point, names[i], base) >= 0) {   /* x was a number */
+        adi_names_forget(&S->point, names[i], base);
+        S->stale = 1;
+    }
+    size_t old = ad_tape_vector_len(S->t, names[i], base);
+    if (old <= m) return 0;
+    S->stale = 1;
+    if (forget_elements(S, names[i], base, m, old) < 0) return -1;
+    return ad_tape_set_vector(S->t, names[i], base, m);
+}
+
 int ad_session_point(ad_session *S, const char *const *names, const double *values, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        if (whole_variable(S, names, i, n) < 0) return -1;
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(names[i]);
         int32_t k = adi_names_get(&S->point, names[i], len);
@@ -362,8 +410,9 @@ static ad_errclass rebuild(ad_session *S, ad_diag *d)
             first = e;
             char msg[sizeof e1.msg];
             snprintf(msg, sizeof msg, "%s", e1.msg);
-            ad_diag_set(d, e, 0, 0, "the statement on line %d, kept from before, fails at this point and is dropped: %s",
-                        st.line, msg);
+            int shown = (int)(st.len > 60 ? 60 : st.len);
+            ad_diag_set(d, e, 0, 0, "'%.*s%s' (kept from before) fails at this point and is dropped: %s", shown,
+                        old + st.off, st.len > 60 ? "..." : "", msg);
         }
     }
     free(old);
@@ -376,11 +425,22 @@ ad_errclass ad_session_run(ad_session *S, const char *src, size_t len, ad_stmt_k
 {
     *kind = AD_STMT_EMPTY;
     *unbound = (size_t)-1;
+    S->dropped = AD_E_NONE;
     if (S->stale) {
-        ad_errclass e = rebuild(S, d);
-        if (e) return e;
+        ad_errclass e = rebuild(S, &S->dropdiag);
+        if (e == AD_E_IO) {
+            if (d) *d = S->dropdiag;
+            return e;
+        }
+        S->dropped = e;   /* the statement still runs */
     }
     return run(S, src, len, kind, out, unbound, d);
+}
+
+ad_errclass ad_session_dropped(const ad_session *S, ad_diag *d)
+{
+    if (S->dropped && d) *d = S->dropdiag;
+    return S->dropped;
 }
 
 static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out,

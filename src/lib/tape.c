@@ -89,12 +89,13 @@ int ad_tape_set_vector(ad_tape *t, const char *name, size_t namelen, size_t len)
         memcpy(copy, name, namelen);
         copy[namelen] = 0;
         i = (int32_t)t->nvin++;
-        t->vin[i] = (struct adi_vecin){copy, namelen, len, NULL};
+        t->vin[i] = (struct adi_vecin){copy, namelen, len, NULL, 0};
         return 0;
     }
-    free(t->vin[i].node);
-    t->vin[i].node = NULL;
-    t->vin[i].len = len;   /* (0: the name is none, its slot stays) */
+    /* (0: the name is none, its slot stays).  The elements recorded so
+     * far stay found: a session's vector that grows, shrinks and grows
+     * again keeps its inputs */
+    t->vin[i].len = len;
     return 0;
 }
 
@@ -108,7 +109,7 @@ size_t ad_tape_vector_len(const ad_tape *t, const char *name, size_t namelen)
 static void forget_elements(ad_tape *t, size_t n)
 {
     for (size_t i = 0; i < t->nvin; i++)
-        for (size_t k = 0; t->vin[i].node && k < t->vin[i].len; k++)
+        for (size_t k = 0; k < t->vin[i].ncache; k++)
             if (t->vin[i].node[k] >= (int32_t)n) t->vin[i].node[k] = -1;
 }
 
@@ -212,12 +213,15 @@ static int32_t new_input(ad_tape *t, const char *name, size_t len, int line, int
  * one recorded before or a new one (found by index, never hashed) */
 static int32_t element(ad_tape *t, struct adi_vecin *v, size_t k, const char *name, size_t len, int line, int col)
 {
-    if (!v->node) {
-        if (!(v->node = adi_malloc(v->len * sizeof *v->node))) {
+    if (k > v->ncache) {
+        int32_t *node = adi_realloc(v->node, v->len * sizeof *node);
+        if (!node) {
             t->nomem = 1;
             return -1;
         }
-        memset(v->node, 0xff, v->len * sizeof *v->node);   /* all -1 */
+        memset(node + v->ncache, 0xff, (v->len - v->ncache) * sizeof *node);   /* all -1 */
+        v->node = node;
+        v->ncache = v->len;
     }
     if (v->node[k - 1] >= 0) return v->node[k - 1];
     int32_t r = new_input(t, name, len, line, col);
@@ -242,7 +246,7 @@ int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
 int32_t adi_rec_element(ad_tape *t, const char *name, size_t len, size_t k, int line, int col)
 {
     struct adi_vecin *v = &t->vin[adi_symtab_get(&t->vecs, name, len)];
-    if (v->node && v->node[k - 1] >= 0) return v->node[k - 1];
+    if (k <= v->ncache && v->node[k - 1] >= 0) return v->node[k - 1];
     char small[96], *buf = small;
     if (len + 24 > sizeof small && !(buf = adi_malloc(len + 24))) {
         t->nomem = 1;

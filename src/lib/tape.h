@@ -86,8 +86,8 @@ struct ad_tape {
     struct adi_vecin {
         char *name;      /* its name (namelen bytes) */
         size_t namelen, len;
-        int32_t *node;   /* the recorded input of each element, or -1
-                          * (NULL until one is recorded) */
+        int32_t *node;   /* the recorded input of each element, or -1 */
+        size_t ncache;   /* ...for elements 1 .. ncache (0: NULL) */
     } *vin;
     size_t nvin, vincap;
     int nomem;           /* an allocation failed while recording */
