@@ -18,6 +18,7 @@
  * whose parse depends on more than its text (&&, ||, if(), a function of
  * the program or a derived one, an operand the notes cannot name) is
  * parsed every time. */
+#include <math.h>
 #include <string.h>
 #include "parse.h"
 #include "alloc.h"
@@ -36,10 +37,11 @@ struct adi_mstep {
     double v;              /* M_CONST: the value... */
     char text[40];         /* ...and its text (len bytes) */
     int32_t node;          /* the node it gave when it was parsed */
-    /* M_NAME: how it resolved at the last replay (see name) */
+    /* M_NAME, M_INDEX: how it resolved at the last replay (see name, element) */
     int cached;
     size_t bgen, vgen;     /* the generations of the bindings and the inputs then */
-    int32_t slot;          /* its slot among the bindings, or -1: an input... */
+    int32_t slot;          /* its slot among the bindings, or -1: an input...
+                            * (M_INDEX: its vector's among the tape's, or -1) */
     int32_t input;         /* ...this node */
 };
 
@@ -303,6 +305,34 @@ static int32_t name(adi_pctx *P, adi_prog *g, struct adi_mstep *s)
     return r;
 }
 
+/* element x[index] of M_INDEX step s.  While neither the bindings nor the
+ * declared vectors have changed since the last replay, x is the declared
+ * input vector it was then (s->slot in the tape's vectors, or -1: not
+ * one), and a whole index within it finds the element without a name
+ * looked up; anything else goes through adi_vec_index, which says what is
+ * wrong */
+static int32_t element(adi_pctx *P, adi_prog *g, struct adi_mstep *s, int32_t index)
+{
+    ad_tape *t = P->t;
+    if (s->cached && s->bgen == g->bindings.gen && s->vgen == t->vecs.gen && s->slot >= 0 && !adi_is_vec(index) &&
+        !t->rdep[index]) {
+        double v = t->rval[index];
+        if (v >= 1 && v <= (double)t->vin[s->slot].len && v == floor(v)) {
+            int32_t r = adi_rec_vin_element(t, (size_t)s->slot, (size_t)v, s->line, s->col);
+            if (r < 0) longjmp(P->oom, 1);
+            return r;
+        }
+    }
+    const char *name = g->src + s->off;
+    int32_t r = adi_vec_index(P, name, s->len, index, s->line, s->col, s->iline, s->icol);
+    if (r < 0 || P->failed) return r;
+    s->cached = 1;
+    s->bgen = g->bindings.gen;
+    s->vgen = t->vecs.gen;
+    s->slot = adi_symtab_get(&g->bindings, name, s->len) >= 0 ? -1 : (int32_t)adi_tape_vin(t, name, s->len);
+    return r;
+}
+
 int adi_memo_replay(ad_tape *t, adi_prog *g, long mi, int32_t *root, int *truth)
 {
     struct adi_memo *m = &g->memo[mi];
@@ -323,7 +353,7 @@ int adi_memo_replay(ad_tape *t, adi_prog *g, long mi, int32_t *root, int *truth)
             break;
         case M_NOT: tr = !tr; break;
         case M_INDEX:
-            r = adi_vec_index(&P, g->src + s->off, s->len, node[s->a], s->line, s->col, s->iline, s->icol);
+            r = element(&P, g, s, node[s->a]);
             if (P.failed) return -2;   /* this time the index is wrong: the parse will say how */
             break;
         }

@@ -245,7 +245,20 @@ int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
 
 int32_t adi_rec_element(ad_tape *t, const char *name, size_t len, size_t k, int line, int col)
 {
-    struct adi_vecin *v = &t->vin[adi_symtab_get(&t->vecs, name, len)];
+    return adi_rec_vin_element(t, (size_t)adi_symtab_get(&t->vecs, name, len), k, line, col);
+}
+
+long adi_tape_vin(const ad_tape *t, const char *name, size_t len)
+{
+    int32_t i = adi_symtab_get(&t->vecs, name, len);
+    return i >= 0 && t->vin[i].len ? i : -1;
+}
+
+int32_t adi_rec_vin_element(ad_tape *t, size_t vi, size_t k, int line, int col)
+{
+    struct adi_vecin *v = &t->vin[vi];
+    const char *name = v->name;
+    size_t len = v->namelen;
     if (k <= v->ncache && v->node[k - 1] >= 0) return v->node[k - 1];
     char small[96], *buf = small;
     if (len + 24 > sizeof small && !(buf = adi_malloc(len + 24))) {

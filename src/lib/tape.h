@@ -135,6 +135,10 @@ int adi_tape_name(ad_tape *t, int32_t node, const char *name, size_t len, const 
  * recorded once, then the same node (no name is looked up); -1 when out
  * of memory */
 int32_t adi_rec_element(ad_tape *t, const char *name, size_t len, size_t k, int line, int col);
+/* the same by the vector's slot: adi_tape_vin(t, name, len), -1 when name
+ * is no declared vector (memo.c's replays keep the slot) */
+long adi_tape_vin(const ad_tape *t, const char *name, size_t len);
+int32_t adi_rec_vin_element(ad_tape *t, size_t vi, size_t k, int line, int col);
 /* records node (a recording index) as the next output; 0 or -1 */
 int adi_tape_add_output(ad_tape *t, int32_t node);
 /* records the n nodes (recording indices) as the outputs of the next

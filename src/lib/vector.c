@@ -61,7 +61,13 @@ static int32_t whole_const(adi_pctx *P, double v, int line, int col)
     size_t n = 0, nd = 0;
     if (v < 0) text[n++] = '-';
     /* its digits, written here: printf's were a tenth of an indexed sum's time */
-    for (double q = fabs(v); nd == 0 || q >= 1; q = floor(q / 10)) digits[nd++] = (char)('0' + (int)fmod(q, 10));
+    if (fabs(v) < 9007199254740992.0) {   /* 2^53: in integers */
+        uint64_t q = (uint64_t)fabs(v);
+        do digits[nd++] = (char)('0' + q % 10);
+        while ((q /= 10));
+    } else {
+        for (double q = fabs(v); nd == 0 || q >= 1; q = floor(q / 10)) digits[nd++] = (char)('0' + (int)fmod(q, 10));
+    }
     while (nd) text[n++] = digits[--nd];
     int32_t i = adi_rec_const(P->t, v, text, n, line, col);
     if (i < 0) longjmp(P->oom, 1);
@@ -472,13 +478,12 @@ static int32_t body(adi_pctx *P, size_t name_off, size_t name_len, int32_t i, si
     int32_t r;
     g->sumdepth++;
     if (!P->nparams) {
-        int32_t prev = adi_symtab_get(&g->bindings, name, name_len);
+        /* (adi_vec_indexed restores the name's binding after the last term:
+         * between terms the key stays, and the replays' names stay found) */
         if (adi_symtab_set(&g->bindings, name, name_len, i) < 0) longjmp(P->oom, 1);
         g->inloop++;
         r = adi_parse_span(P->t, g, P->body_off, len, P->body_line, P->body_col, NULL, 0, P->depth, P->diag, &e);
         g->inloop--;
-        if (prev >= 0) adi_symtab_set(&g->bindings, name, name_len, prev);   /* the key is there: no memory */
-        else adi_symtab_forget(&g->bindings, name, name_len);
     } else {
         adi_param *ps = adi_malloc((P->nparams + 1) * sizeof *ps);
         if (!ps) longjmp(P->oom, 1);
@@ -538,15 +543,24 @@ int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, in
     }
     int32_t acc = -1;
     adi_prog *g = P->prog;
+    const char *name = P->src + name_off;
+    int32_t prev = P->nparams ? -1 : adi_symtab_get(&g->bindings, name, name_len);
     for (double i = a; i <= b; i++) {
         /* the vectors a term makes are its own: its value is a number, and
          * an expression binds no name, so they go when it is done */
         size_t nvecs = g->nvecs, nvelem = g->nvelem;
         int32_t r = body(P, name_off, name_len, whole_const(P, i, lline, lcol), end);
-        if (r < 0) return -1;
+        if (r < 0) {
+            acc = -1;
+            break;
+        }
         g->nvecs = nvecs;
         g->nvelem = nvelem;
         acc = acc < 0 ? r : rec(P, op, acc, r, line, col);
+    }
+    if (!P->nparams) {   /* the name as it was before the sum */
+        if (prev >= 0) adi_symtab_set(&g->bindings, name, name_len, prev);   /* the key is there: no memory */
+        else adi_symtab_forget(&g->bindings, name, name_len);
     }
     return acc;
 }
