@@ -178,6 +178,20 @@ static ad_errclass unique(const char *o, char *const *names, size_t n, ad_diag *
     return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: variable '%.*s' given twice", o, (int)(len > 60 ? 60 : len), names[at]);
 }
 
+/* unique for the bindings of -at and --seed: their elements x[k] come
+ * from vectors only (a binding's name is a variable's), so when no
+ * variable is given twice no name is, and the names' own check (a sort of
+ * every element) is needed only if some element came otherwise */
+static ad_errclass unique_bindings(const char *o, const cli_bindings *b, ad_diag *d)
+{
+    size_t at, elements = 0, of_vectors = 0;
+    if (cli_first_repeat_var((const char *const *)b->names, b->n, &at) < 0) return nomem(d);
+    for (size_t i = 0; i < b->n; i++) elements += b->names[i][cli_var_len(b->names[i])] == '[';
+    for (size_t v = 0; v < b->nvecs; v++) of_vectors += b->vecs[v].len;
+    if (at == b->n && elements == of_vectors) return AD_E_NONE;
+    return unique(o, b->names, b->n, d);
+}
+
 /* s[0..*n) without the blanks around it: its new start, *n its length */
 static const char *trim(const char *s, size_t *n)
 {
@@ -365,7 +379,7 @@ static ad_errclass add_items(const char *o, const char *arg, cli_bindings *b, cl
         if (!*end) break;
         p = end + 1;
     }
-    return unique(o, b->names, b->n, d);
+    return unique_bindings(o, b, d);
 }
 
 ad_errclass cli_add_bindings(const char *o, const char *arg, cli_bindings *b, ad_diag *d)
