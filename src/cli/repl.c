@@ -427,7 +427,7 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
             /* a stream keeps every expression's place on stdout, as -e does */
             cli_source shown = {.name = S->srcname, .src = stmt, .len = n};
             cli_buf b = {0};
-            cli_print_failure(&b, &S->o, &shown, 1, 0, 0, &src, &d);
+            cli_print_failure(&b, &S->o, &shown, 1, 1, 0, 0, &src, &d);
             print(S, &b);
         }
     } else if (kind == AD_STMT_ASSIGN || kind == AD_STMT_IF || kind == AD_STMT_WHILE || kind == AD_STMT_FOR) {

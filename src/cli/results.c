@@ -676,8 +676,8 @@ void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, s
     }
 }
 
-void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
-                       const cli_source *at, const ad_diag *d)
+void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, size_t outputs, int joint,
+                       int several, const cli_source *at, const ad_diag *d)
 {
     char msg[600];
     cli_message(d, msg, sizeof msg);
@@ -694,7 +694,7 @@ void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, 
         ad_request rq;
         ad_layout L;
         cli_request(o, joint, &rq);
-        if (ad_layout_of(&rq, joint ? n : 1, &L) == 0) tsv_lines(b, o, &L, NULL);
+        if (ad_layout_of(&rq, outputs, &L) == 0) tsv_lines(b, o, &L, NULL);
         return;
     }
     const char *indent = "";

@@ -52,8 +52,10 @@ void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, s
  * records of the others keep theirs.  Text: "error: MESSAGE [TAG]" (under
  * its header when several expressions print labelled blocks); JSON: the
  * object of cli_print_json with an "error" member instead of results;
- * tsv: its lines, every field nan */
-void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, int joint, int several,
+ * tsv: its lines, every field nan: one per output, outputs of them (a
+ * vector value's elements, when it was recorded; else 1, or joint n) */
+void cli_print_failure(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, size_t outputs, int joint,
+                       int several,
                        const cli_source *at, const ad_diag *d);
 /* the names of the derivative columns: the plan's, or (no plan: before
  * any tape was recorded) names */

@@ -225,11 +225,11 @@ static int show(const cli_options *o, const cli_source *s, const ad_tape *t, con
 /* among several expressions, a failed one's record in its place, so that
  * a script reading them line by line takes each where it expects it; as
  * emit */
-static int failure(const cli_options *o, const cli_source *src, size_t n, int joint, const cli_source *at,
-                   const ad_diag *d)
+static int failure(const cli_options *o, const cli_source *src, size_t n, size_t outputs, int joint,
+                   const cli_source *at, const ad_diag *d)
 {
     cli_buf b = {0};
-    cli_print_failure(&b, o, src, n, joint, 1, at, d);
+    cli_print_failure(&b, o, src, n, outputs, joint, 1, at, d);
     return emit(o, &b);
 }
 
@@ -310,7 +310,10 @@ int cli_run(const cli_options *o)
             cli_point_free(&pt);
             if (e == AD_E_IO) break;   /* out of memory is fatal: stop here */
             int rc = o->nsrc > 1 && !o->dump ? tsv_header(o, joint, &headed) : 0;
-            if (!rc && o->nsrc > 1 && !o->dump) rc = failure(o, joint ? o->src : &o->src[i], joint ? o->nsrc : 1, joint, s, &d);
+            /* its lines: a vector value recorded before it failed has one per element */
+            size_t outputs = joint ? o->nsrc : ad_tape_noutputs(t) > 1 ? ad_tape_noutputs(t) : 1;
+            if (!rc && o->nsrc > 1 && !o->dump)
+                rc = failure(o, joint ? o->src : &o->src[i], joint ? o->nsrc : 1, outputs, joint, s, &d);
             if (rc == -2) { status = cli_exit_code(AD_E_IO); break; }
             if (rc < 0) break;   /* a write error: main reports it */
             continue;
