@@ -372,6 +372,28 @@ static void keep(ad_session *S, const adi_tape_mark *m)
 static ad_errclass run(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out, size_t *unbound,
                        ad_diag *d);
 
+/* statement s[0..len) on one line in buf, to quote: each run of blanks
+ * and line ends one space, other control characters '?', cut to fit with
+ * "..." */
+static const char *one_line(char *buf, size_t bufsz, const char *s, size_t len)
+{
+    size_t j = 0, max = bufsz - 4;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        int blank = c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+        if (blank && (j == 0 || buf[j - 1] == ' ')) continue;
+        if (j == max) {
+            memcpy(buf + j, "...", 3);
+            j += 3;
+            break;
+        }
+        buf[j++] = blank ? ' ' : (c >= 32 && c < 127) ? (char)c : '?';
+    }
+    while (j && buf[j - 1] == ' ') j--;
+    buf[j] = 0;
+    return buf;
+}
+
 /* the kept statements recorded again at the point, after it moved: a
  * statement of control flow may take another path there.  A statement
  * that fails there is dropped; the first such error is returned. */
@@ -410,9 +432,9 @@ static ad_errclass rebuild(ad_session *S, ad_diag *d)
             first = e;
             char msg[sizeof e1.msg];
             snprintf(msg, sizeof msg, "%s", e1.msg);
-            int shown = (int)(st.len > 60 ? 60 : st.len);
-            ad_diag_set(d, e, 0, 0, "'%.*s%s' (kept from before) fails at this point and is dropped: %s", shown,
-                        old + st.off, st.len > 60 ? "..." : "", msg);
+            char q[64];
+            ad_diag_set(d, e, 0, 0, "'%s' (kept from before) fails at this point and is dropped: %s",
+                        one_line(q, sizeof q, old + st.off, st.len), msg);
         }
     }
     free(old);

@@ -196,7 +196,6 @@ static int32_t push_leaf(ad_tape *t, uint32_t op, double v, const char *text, si
     return i;
 }
 
-
 static int32_t new_input(ad_tape *t, const char *name, size_t len, int line, int col)
 {
     int32_t i = push_leaf(t, AD_OP_INPUT, 0, name, len, line, col);
