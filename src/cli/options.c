@@ -688,6 +688,8 @@ static ad_errclass again(cli_options *o, int id, const char *typed, long num, do
     case CLI_OPT_FORMAT: same = o->format == formats[num]; break;
     case CLI_OPT_ON_ERROR: same = o->on_error == on_errors[num]; break;
     case CLI_OPT_DUMP_TAPE: same = o->dumpfmt == dumps[num]; break;
+    case CLI_OPT_EMIT_C: same = o->emit == (text ? 2 : 1); break;
+    case CLI_OPT_EMIT_NAME: same = strcmp(o->emit_name, text) == 0; break;
     case CLI_OPT_STEP_SCALE: same = o->step_scale == real; break;
     case CLI_OPT_RTOL: same = o->rtol == real; break;
     case CLI_OPT_ATOL: same = o->atol == real; break;
@@ -738,6 +740,9 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_FORMAT: o->format = formats[v->num]; break;
     case CLI_OPT_ON_ERROR: o->on_error = on_errors[v->num]; break;
     case CLI_OPT_DUMP_TAPE: o->dump = 1; o->dumpfmt = dumps[v->num]; break;
+    case CLI_OPT_EMIT_C: o->emit = v->text ? 2 : 1; break;
+    case CLI_OPT_EMIT_NAME: o->emit_name = v->text; break;
+    case CLI_OPT_EMIT_HEADER: o->emit_header = 1; break;
     case CLI_OPT_STEP_SCALE: o->step_scale = v->real; break;
     case CLI_OPT_RTOL: o->rtol = v->real; break;
     case CLI_OPT_ATOL: o->atol = v->real; break;
@@ -1008,6 +1013,31 @@ static ad_errclass check_expect_one(const cli_options *o, ad_diag *d)
     if (o->nexpect && o->nsrc > 1)
         return usage(d, "--expect takes one expression (its formulas are for the partial derivatives of that one)",
                      NULL, NULL);
+    return AD_E_NONE;
+}
+
+/* --emit-name: a C identifier that the emitted runtime does not use */
+static ad_errclass check_emit_name(const cli_options *o, ad_diag *d)
+{
+    static const char *const taken[] = {"adi_", "adc_", "rule_", "psi_", "series_", "bern_", "ADI_"};
+    static const char *const keywords[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+        "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+        "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+        "volatile", "while", "main", "FAIL", "x", "out", "st"};
+    const char *s = o->emit_name;
+    if (!s) return AD_E_NONE;
+    size_t n = strlen(s), ok = n > 0 && n <= 60 && !(s[0] >= '0' && s[0] <= '9') && s[0] != '_';
+    for (size_t i = 0; i < n && ok; i++)
+        ok = s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9');
+    for (size_t k = 0; k < sizeof keywords / sizeof *keywords && ok; k++) ok = strcmp(s, keywords[k]) != 0;
+    if (!ok)
+        return usage(d, "--emit-name: expected a C identifier (letters, digits and '_', at most 60, not a keyword "
+                        "nor main, FAIL, x, out or st), got '%.60s'", s, NULL);
+    for (size_t k = 0; k < sizeof taken / sizeof *taken; k++)
+        if (strncmp(s, taken[k], strlen(taken[k])) == 0)
+            return usage(d, "--emit-name: '%.60s' may clash with the emitted code's own names (adi_, adc_, rule_, "
+                            "psi_, series_, bern_, ADI_)", s, NULL);
     return AD_E_NONE;
 }
 

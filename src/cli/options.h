@@ -124,6 +124,9 @@ typedef struct {
     double step_scale, rtol, atol;   /* --step-scale, --rtol, --atol */
     ad_mode mode;
     ad_policy policy;
+    int emit;                        /* --emit-c: 1, --emit-c=main: 2 */
+    const char *emit_name;           /* --emit-name (NULL: adcalc_f) */
+    int emit_header;                 /* --emit-header */
     int dump;                        /* --dump-tape given */
     ad_dump_format dumpfmt;
     cli_format format;

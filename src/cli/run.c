@@ -12,6 +12,10 @@
 #include "report.h"
 #include "shape.h"
 
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0"
+#endif
+
 void cli_point_free(cli_point *pt)
 {
     ad_plan_free(pt->plan);
@@ -173,6 +177,29 @@ static ad_errclass propagate(const cli_options *o, cli_point *pt, ad_diag *d)
     return e;
 }
 
+/* --emit-c: the plan to write.  A program with control flow is written on
+ * the path the point takes: derived there, the workspace holds that
+ * path's tape, planned again (an error at the point, past its recording,
+ * does not stop the code) */
+static ad_errclass emit_path(const cli_options *o, const ad_tape *t, ad_work *w, cli_point *pt, const ad_request *rq,
+                             ad_diag *d)
+{
+    if (!ad_tape_nguards(t)) return AD_E_NONE;
+    const ad_layout *L = ad_plan_layout(pt->plan);
+    pt->row = malloc((L->width ? L->width : 1) * sizeof *pt->row);
+    if (!pt->row) return nomem(d);
+    ad_errclass e = ad_derive(pt->plan, w, o->at.values, pt->row, NULL, d);
+    const ad_tape *u = ad_work_tape(w);
+    if (e == AD_E_IO || e == AD_E_NAME || e == AD_E_PATH || !u) return e ? e : AD_E_NONE;
+    if (u == t) return AD_E_NONE;
+    ad_plan *q;
+    size_t i;
+    if ((e = ad_plan_new(u, rq, &q, &i, d))) return e == AD_E_NAME ? cli_unbound(o, u, i, d) : e;
+    ad_plan_free(pt->plan);
+    pt->plan = q;
+    return AD_E_NONE;
+}
+
 ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work *w, cli_point *pt, ad_diag *d)
 {
     memset(pt, 0, sizeof *pt);
@@ -182,6 +209,7 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     cli_request(o, joint_outputs(o, n), &rq);
     size_t i;
     if ((e = ad_plan_new(t, &rq, &pt->plan, &i, d))) return e == AD_E_NAME ? cli_unbound(o, t, i, d) : e;
+    if (o->emit) return emit_path(o, t, w, pt, &rq, d);
     const ad_layout *L = ad_plan_layout(pt->plan);
     pt->row = malloc((L->width ? L->width : 1) * sizeof *pt->row);
     /* the plan checks with --check, and for --expect's finite differences */
@@ -205,6 +233,26 @@ static int emit(const cli_options *o, cli_buf *b)
     return rc;
 }
 
+/* --emit-c: the plan of pt as C, onto stdout; as emit */
+static int emit_code(const cli_options *o, const cli_point *pt, int joint, size_t i)
+{
+    ad_request rq;
+    cli_request(o, joint, &rq);
+    size_t n = joint ? o->nsrc : 1;
+    const char **outs = malloc((n ? n : 1) * sizeof *outs);
+    if (!outs) {
+        cli_error(o, NULL, AD_E_IO, "out of memory");
+        return -2;
+    }
+    for (size_t k = 0; k < n; k++) outs[k] = o->src[joint ? k : i].src;
+    ad_emit_options eo = {o->emit_name ? o->emit_name : "adcalc_f", PACKAGE_VERSION, rq.vars, rq.nvars,
+                          outs, n, o->emit == 2, o->emit_header};
+    int rc = ad_emit_c(stdout, pt->plan, &eo);
+    free(outs);
+    if (rc == -2) cli_error(o, NULL, AD_E_IO, "out of memory");
+    return rc;
+}
+
 /* prints (or lists the tape of) one answer: 0, CLI_EXIT_CHECK_FAILED, or
  * as emit */
 static int show(const cli_options *o, const cli_source *s, const ad_tape *t, const ad_work *w, const cli_point *pt,
@@ -216,6 +264,7 @@ static int show(const cli_options *o, const cli_source *s, const ad_tape *t, con
     if (o->dump)
         return ad_dump(stdout, ad_work_tape(w) ? ad_work_tape(w) : t, w, o->policy, o->dumpfmt, s->src, s->len) < 0 ? -1
                                                                                                           : checked;
+    if (o->emit) return emit_code(o, pt, joint, (size_t)(s - o->src));
     cli_buf b = {0};
     cli_print_answer(&b, o, joint ? o->src : s, joint ? o->nsrc : 1, joint, o->nsrc > 1, &pt->answer);
     int rc = emit(o, &b);
@@ -286,7 +335,7 @@ int cli_run(const cli_options *o)
 {
     ad_tape *t = ad_tape_new();
     ad_work *w = ad_work_new();
-    int status = 0, joint = o->jacobian || o->adjoint;
+    int status = 0, joint = o->jacobian || o->adjoint || o->emit;   /* --emit-c: one function for all */
     if (!t || !w) {
         ad_tape_free(t);
         ad_work_free(w);

@@ -395,6 +395,24 @@ int ad_plan_blocks(const ad_plan *p);
 int ad_derive_rows(const ad_plan *p, ad_block *b, ad_work *w, size_t np, const double *rows, size_t stride,
                    size_t nlead, const double *tail, double *out, unsigned char *flags);
 
+/* ---- derivative code as C (emit.c) ---- */
+typedef struct {
+    const char *name;             /* the function's name: a C identifier */
+    const char *version;          /* adcalc's, for the file's head */
+    const char *const *vars;      /* the names of x[0], x[1], ... (the plan's rq->vars) */
+    size_t nvars;
+    const char *const *outputs;   /* the sources of the outputs, for the head */
+    size_t noutputs;
+    int with_main;                /* add a main() reading points from stdin */
+    int header;                   /* write the header (declarations) instead */
+} ad_emit_options;
+/* Writes plan p's derivation step as one self-contained C99 file (or its
+ * header): a function that computes the row ad_derive computes, with the
+ * same engines and operations, so the same numbers to the bit; for a tape
+ * with guards, the path of that tape only (another path is a status).
+ * 0, -1 on a write error, -2 when out of memory. */
+int ad_emit_c(FILE *f, const ad_plan *p, const ad_emit_options *o);
+
 /* ---- names, numbers and statements the command shares ---- */
 
 /* callable function i (0, 1, ...) and its one-line doc; NULL past the last */

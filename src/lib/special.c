@@ -30,7 +30,7 @@
  * place of the larger term.  At x = 0, -1, -2, ... (the poles: domain
  * errors before this is called) the result is inf or nan. */
 #include <math.h>
-#include "rules.h"
+#include "rulefns.h"
 
 #define PI 3.14159265358979323846
 

@@ -47,10 +47,6 @@ ad_errclass adi_err_domain(const ad_tape *t, const ad_work *w, size_t i, const c
 ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int status, ad_diag *d);
 ad_errclass adi_err_nomem(ad_diag *d);
 
-/* one chain-rule term p * x: zero when either factor is, even when the
- * other overflowed (IEEE's 0 * inf is nan; here a zero factor means "does
- * not depend on it") */
-static inline double adi_term(double p, double x) { return (p == 0 || x == 0) ? 0 : p * x; }
 
 /* After a sweep whose finite products overflowed: the same derivatives in
  * long double (wide.c), into out (k tangents of each output) or grad (the
