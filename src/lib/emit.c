@@ -281,9 +281,11 @@ static void reverse(emitter *E, const unsigned char *diff, const double *wout, s
         if (c.b >= 0 && E->act[c.b]) out(E, "        g%" PRId32 " += adi_term(d[1], g%zu);\n", c.b, i);
         out(E, "    }\n");
     }
+    /* (an input no derivative goes to, or one no column asks for, is still named) */
     for (size_t i = 0; i < ni; i++) {
         if (E->need[i]) out(E, "    const double G%zu = g%zu;\n    over |= !isfinite(G%zu);\n", i, i, i);
         else out(E, "    const double G%zu = 0;\n", i);
+        out(E, "    (void)G%zu;\n", i);
     }
     verdict(E);
 }
@@ -346,8 +348,8 @@ static void second_order(emitter *E, size_t k, ad_policy pol)
     }
     for (size_t i = 0; i < ni; i++) {
         if (!E->act[i]) {
-            out(E, "    const double G%zu = 0;\n", i);
-            for (size_t j = 0; j < k; j++) out(E, "    const double H%zu_%zu = 0;\n", i, j);
+            out(E, "    const double G%zu = 0;\n    (void)G%zu;\n", i, i);
+            for (size_t j = 0; j < k; j++) out(E, "    const double H%zu_%zu = 0;\n    (void)H%zu_%zu;\n", i, j, i, j);
             continue;
         }
         out(E, "    const double G%zu = g%zu;\n    over |= !isfinite(G%zu);\n", i, i, i);
