@@ -12,10 +12,9 @@
  * checks.  So its numbers are adcalc's to the bit, and it fails where
  * adcalc does, with a status for the error's class.
  *
- * What is not emitted: the sweeps again in long double after a derivative
- * overflowed a double (wide.c): there the emitted code returns the domain
- * status where adcalc may still give the number.  Taylor (--order) and the
- * gradient check are refused by the command. */
+ * Where a derivative overflowed a double, the sweep runs again in long
+ * double as wide.c's does, with ops.def's WIDE partials.  Taylor
+ * (--order) and the gradient check are refused by the command. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -36,9 +35,12 @@ static const rule_text rules[AD_OP_COUNT] = {
 #include "ops.def"
 };
 
-/* ops with a WIDE rule: an infinite partial there only overflowed */
-static const unsigned char has_wide[AD_OP_COUNT] = {
-#define WIDE(E, da, db) [AD_OP_##E] = 1,
+/* ops.def's WIDE partials, as text (NULL: none): where one is, an
+ * infinite partial only overflowed, and wide.c's sweep uses it */
+static const struct {
+    const char *da, *db;
+} wide_rules[AD_OP_COUNT] = {
+#define WIDE(E, da, db) [AD_OP_##E] = {#da, #db},
 #include "ops.def"
 };
 
@@ -82,6 +84,8 @@ static void rule(emitter *E, const char *s, const char *pre, size_t i)
             while (*e == '_' || (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9')) e++;
             if (e - q == 1 && (*q == 'a' || *q == 'b' || *q == 'v'))
                 out(E, "%s%" PRId32, pre, *q == 'a' ? c.a : *q == 'b' ? c.b : (int32_t)i);
+            else if (e - q == 2 && q[0] == 'w' && (q[1] == 'a' || q[1] == 'b' || q[1] == 'v'))   /* WIDE's */
+                out(E, "((adi_wide)%s%" PRId32 ")", pre, q[1] == 'a' ? c.a : q[1] == 'b' ? c.b : (int32_t)i);
             else
                 out(E, "%.*s", (int)(e - q), q);
             q = e;
@@ -140,7 +144,7 @@ static void tie_condition(emitter *E, size_t i)
 /* node i's partials into d[] as a sweep takes them (work.h's
  * adi_sweep_partials; sweep 0: as the Hessian's backward pass, without
  * the long-double retry) */
-static void partials(emitter *E, size_t i, int sweep)
+static void partials(emitter *E, size_t i, int sweep, int wide)
 {
     const ad_tape *t = E->t;
     const ad_instr c = t->code[i];
@@ -155,10 +159,31 @@ static void partials(emitter *E, size_t i, int sweep)
     rule(E, r->sa, "v", i);
     out(E, "; s[1] = ");
     rule(E, r->sb, "v", i);
-    out(E, ";\n    %sadc_point(d, s, %d, %d, %d, ", sweep ? "(void)" : "z = ", counts && aa, counts && ab,
-        has_wide[c.op]);
+    out(E, ";\n");
+    /* (wide: which partials only overflowed, as adc_point will say) */
+    for (int j = 0; j < 2 && wide && wide_rules[c.op].da; j++)
+        out(E, "    o[%d] = !isfinite(d[%d]) && s[%d] == ADI_OK && isinf(d[%d]);\n", j, j, j, j);
+    out(E, "    %sadc_point(d, s, %d, %d, %d, ", sweep ? "(void)" : "z = ", counts && aa, counts && ab,
+        wide_rules[c.op].da != NULL);
     tie_condition(E, i);
     out(E, ", %d, %d, &sing, &kink);\n", sweep, E->p->pol == AD_ZERO_SUBGRAD);
+}
+
+/* node i's partials as wide.c takes them, into wd[]: the sweep's, and
+ * ops.def's WIDE rule in long double where a double only overflowed */
+static void wide_partials(emitter *E, size_t i)
+{
+    const char *w[2] = {wide_rules[E->t->code[i].op].da, wide_rules[E->t->code[i].op].db};
+    partials(E, i, 1, 1);
+    for (int j = 0; j < 2; j++) {
+        out(E, "    wd[%d] = ", j);
+        if (w[0]) {
+            out(E, "o[%d] ? (adi_wide)(", j);
+            rule(E, w[j], "v", i);
+            out(E, ") : ");
+        }
+        out(E, "d[%d];\n", j);
+    }
 }
 
 /* the value pass (eval.c, or forward.c's when the first engine is
@@ -213,7 +238,7 @@ static void finite_checks(emitter *E)
 }
 
 /* after a sweep: the policy's verdict (the singular point first), then
- * an answer that overflowed (adcalc would try long double: not emitted) */
+ * an answer that overflowed (after the long-double sweep, the Hessian's) */
 static void verdict(emitter *E)
 {
     E->fails = 1;
@@ -236,7 +261,7 @@ static void forward(emitter *E, const unsigned char *diff, const double *seeds, 
         if (!E->act[i]) continue;
         const ad_instr c = t->code[i];
         int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
-        partials(E, i, 1);
+        partials(E, i, 1, 0);
         for (size_t j = 0; j < k && E->need[i]; j++) {
             out(E, "    const double t%zu_%zu = ", i, j);
             if (aa) out(E, "adi_term(d[0], t%" PRId32 "_%zu)", c.a, j);
@@ -248,11 +273,33 @@ static void forward(emitter *E, const unsigned char *diff, const double *seeds, 
     for (size_t r = 0; r < t->nout; r++) {
         int32_t o = t->outs[r];
         for (size_t j = 0; j < k; j++) {
-            if (E->act[o]) out(E, "    const double T%zu_%zu = t%" PRId32 "_%zu;\n", r, j, o, j);
-            else out(E, "    const double T%zu_%zu = 0;\n", r, j);
+            if (E->act[o]) out(E, "    double T%zu_%zu = t%" PRId32 "_%zu;\n", r, j, o, j);
+            else out(E, "    double T%zu_%zu = 0;\n", r, j);
             out(E, "    over |= !isfinite(T%zu_%zu);\n", r, j);
         }
     }
+    /* wide.c's forward sweep again in long double: u<i>_<j> */
+    out(E, "    if (over && !sing && !kink) {\n    int wok = ADI_WIDE_USEFUL, o[2] = {0, 0};\n    adi_wide wd[2];\n"
+           "    (void)o;\n    (void)wd;\n");
+    for (size_t i = 0; i < ni; i++)
+        for (size_t j = 0; j < k && E->need[i]; j++) out(E, "    const adi_wide u%zu_%zu = %a;\n", i, j, seeds[i * k + j]);
+    for (size_t i = ni + nc; i < t->n; i++) {
+        if (!E->need[i]) continue;
+        const ad_instr c = t->code[i];
+        int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
+        wide_partials(E, i);
+        for (size_t j = 0; j < k; j++) {
+            out(E, "    const adi_wide u%zu_%zu = ", i, j);
+            if (aa) out(E, "adc_wterm(wd[0], u%" PRId32 "_%zu)", c.a, j);
+            else out(E, "0");
+            if (ab) out(E, " + adc_wterm(wd[1], u%" PRId32 "_%zu);\n", c.b, j);
+            else out(E, " + 0;\n");
+        }
+    }
+    for (size_t r = 0; r < t->nout; r++)
+        for (size_t j = 0; j < k && E->act[t->outs[r]]; j++)
+            out(E, "    wok = wok && adc_narrow(u%" PRId32 "_%zu, &T%zu_%zu);\n", t->outs[r], j, r, j);
+    out(E, "    if (!wok) sing = 1;\n    over = 0;\n    }\n");
     verdict(E);
 }
 
@@ -274,7 +321,7 @@ static void reverse(emitter *E, const unsigned char *diff, const double *wout, s
     for (size_t i = t->n; i-- > ni + nc;) {
         if (!E->act[i]) continue;
         const ad_instr c = t->code[i];
-        partials(E, i, 1);
+        partials(E, i, 1, 0);
         if (!E->need[i]) continue;
         out(E, "    if (g%zu != 0) {\n", i);
         if (E->act[c.a]) out(E, "        g%" PRId32 " += adi_term(d[0], g%zu);\n", c.a, i);
@@ -283,10 +330,31 @@ static void reverse(emitter *E, const unsigned char *diff, const double *wout, s
     }
     /* (an input no derivative goes to, or one no column asks for, is still named) */
     for (size_t i = 0; i < ni; i++) {
-        if (E->need[i]) out(E, "    const double G%zu = g%zu;\n    over |= !isfinite(G%zu);\n", i, i, i);
-        else out(E, "    const double G%zu = 0;\n", i);
+        if (E->need[i]) out(E, "    double G%zu = g%zu;\n    over |= !isfinite(G%zu);\n", i, i, i);
+        else out(E, "    double G%zu = 0;\n", i);
         out(E, "    (void)G%zu;\n", i);
     }
+    /* wide.c's reverse sweep again in long double: adjoints u<i> */
+    out(E, "    if (over && !sing && !kink) {\n    int wok = ADI_WIDE_USEFUL, o[2] = {0, 0};\n    adi_wide wd[2];\n"
+           "    (void)o;\n    (void)wd;\n");
+    for (size_t i = 0; i < t->n; i++)
+        if (E->need[i]) out(E, "    adi_wide u%zu = 0;\n", i);
+    for (size_t o = 0; o < t->nout; o++) {
+        double w = wout ? wout[o] : o == unit;
+        if (w != 0 && E->need[t->outs[o]]) out(E, "    u%" PRId32 " += %a;\n", t->outs[o], w);
+    }
+    for (size_t i = t->n; i-- > ni + nc;) {
+        if (!E->need[i]) continue;
+        const ad_instr c = t->code[i];
+        out(E, "    if (u%zu != 0) {\n", i);
+        wide_partials(E, i);
+        if (E->act[c.a]) out(E, "    u%" PRId32 " += adc_wterm(wd[0], u%zu);\n", c.a, i);
+        if (c.b >= 0 && E->act[c.b]) out(E, "    u%" PRId32 " += adc_wterm(wd[1], u%zu);\n", c.b, i);
+        out(E, "    }\n");
+    }
+    for (size_t i = 0; i < ni; i++)
+        if (E->need[i]) out(E, "    wok = wok && adc_narrow(u%zu, &G%zu);\n", i, i);
+    out(E, "    if (!wok) sing = 1;\n    over = 0;\n    }\n");
     verdict(E);
 }
 
@@ -307,7 +375,7 @@ static void second_order(emitter *E, size_t k, ad_policy pol)
         const ad_instr c = t->code[i];
         const rule_text *r = &rules[c.op];
         int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
-        partials(E, i, 0);
+        partials(E, i, 0, 0);
         out(E, "    q[0] = ");
         rule(E, r->daa, "v", i);
         out(E, "; q[1] = ");
@@ -504,7 +572,7 @@ static void head(emitter *E)
     }
     out(E, " * It returns 0, or with every out[] NaN:\n"
            " *   %d  a domain error: no real value, a derivative infinite, undefined or\n"
-           " *      beyond a double (where adcalc may still give it, from long double)\n"
+           " *      beyond a double\n"
            " *   %d  a kink (or a tie at a comparison) under --nondiff strict\n"
            " *   %d  the point takes another path through the program's control flow\n"
            " *      than the one written here (adcalc would record that one)\n"
@@ -558,7 +626,13 @@ static void runtime(emitter *E)
            "        else if (zero_subgrad) zero |= 1u << j, d[j] = 0;\n"
            "        else if (s[j] == ADI_KINK) *kink = 1;\n"
            "        else *sing = 1;\n"
-           "    }\n    return zero;\n}\n\n");
+           "    }\n    return zero;\n}\n\n"
+           "/* wide.c's chain-rule term in long double, and the rounding back to a\n"
+           " * double of a derivative that fits one (0 where it does not) */\n"
+           "ADC_INLINE adi_wide adc_wterm(adi_wide p, adi_wide x) { return (p == 0 || x == 0) ? 0 : p * x; }\n"
+           "ADC_INLINE int adc_narrow(adi_wide x, double *y)\n{\n"
+           "    if (!(x == x) || x > DBL_MAX || x < -DBL_MAX) return 0;\n"
+           "    *y = (double)x;\n    return 1;\n}\n\n");
     out(E, "#if defined(__clang__)\n#pragma clang diagnostic pop\n#endif\n"
            "#define FAIL(status) do { st = (status); goto fail; } while (0)\n"
            "/* ---- the end of the runtime ---- */\n\n");
