@@ -555,7 +555,8 @@ static void head(emitter *E)
         out(E, " * %s ", s ? "  " : "of");
         for (size_t c = 0; src[c] && c < 200; c++) {
             if (src[c] == '\n') out(E, "\n *    ");
-            else if (src[c] == '*' && src[c + 1] == '/') out(E, "* ");
+            else if ((src[c] == '*' && src[c + 1] == '/') || (src[c] == '/' && src[c + 1] == '*'))
+                out(E, "%c ", src[c]);   /* (the comment neither ends nor nests) */
             else fputc(src[c], E->f);
         }
         out(E, "\n");
