@@ -1019,12 +1019,13 @@ static ad_errclass check_expect_one(const cli_options *o, ad_diag *d)
 /* --emit-name: a C identifier that the emitted runtime does not use */
 static ad_errclass check_emit_name(const cli_options *o, ad_diag *d)
 {
-    static const char *const taken[] = {"adi_", "adc_", "rule_", "psi_", "series_", "bern_", "ADI_"};
+    static const char *const taken[] = {"adi_", "adc_", "rule_", "psi_", "series_", "bern_", "ADI_", "ADC_", "AD_",
+                                        "M_", "PSI_", "REFLECT_"};
     static const char *const keywords[] = {
         "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
         "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
         "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
-        "volatile", "while", "main", "FAIL", "x", "out", "st"};
+        "volatile", "while", "main", "FAIL", "x", "out", "st", "PI"};
     const char *s = o->emit_name;
     if (!s) return AD_E_NONE;
     size_t n = strlen(s), ok = n > 0 && n <= 60 && !(s[0] >= '0' && s[0] <= '9') && s[0] != '_';
@@ -1033,11 +1034,11 @@ static ad_errclass check_emit_name(const cli_options *o, ad_diag *d)
     for (size_t k = 0; k < sizeof keywords / sizeof *keywords && ok; k++) ok = strcmp(s, keywords[k]) != 0;
     if (!ok)
         return usage(d, "--emit-name: expected a C identifier (letters, digits and '_', at most 60, not a keyword "
-                        "nor main, FAIL, x, out or st), got '%.60s'", s, NULL);
+                        "nor main, FAIL, PI, x, out or st), got '%.60s'", s, NULL);
     for (size_t k = 0; k < sizeof taken / sizeof *taken; k++)
         if (strncmp(s, taken[k], strlen(taken[k])) == 0)
             return usage(d, "--emit-name: '%.60s' may clash with the emitted code's own names (adi_, adc_, rule_, "
-                            "psi_, series_, bern_, ADI_)", s, NULL);
+                            "psi_, series_, bern_, ADI_, ADC_, AD_, M_, PSI_, REFLECT_)", s, NULL);
     return AD_E_NONE;
 }
 
@@ -1306,8 +1307,10 @@ void cli_request(const cli_options *o, int joint, ad_request *rq)
     rq->nseed = o->seed.n;
     rq->weights = o->adjoint;
     /* the outputs of one tape have a Jacobian only when asked; --grad
-     * (or --wrt) and, in batch mode, --jacobian ask for first derivatives */
-    rq->grad = joint ? o->jacobian : o->grad || o->jacobian || o->sigma.n || o->ncov;
+     * (or --wrt) and, in batch mode, --jacobian ask for first derivatives;
+     * --emit-c writes several -e as the outputs of one tape, each with the
+     * gradient --grad gives it alone */
+    rq->grad = joint && !o->emit ? o->jacobian : o->grad || o->jacobian || o->sigma.n || o->ncov;
     rq->jacobian = o->jacobian;
     rq->hessian = o->hessian;
     rq->order = o->order;

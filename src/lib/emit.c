@@ -61,8 +61,9 @@ static void head(adi_emitter *E)
         adi_emit_out(E, " * %s ", s ? "  " : "of");
         for (size_t c = 0; src[c] && c < 200; c++) {
             if (src[c] == '\n') adi_emit_out(E, "\n *    ");
-            else if ((src[c] == '*' && src[c + 1] == '/') || (src[c] == '/' && src[c + 1] == '*'))
-                adi_emit_out(E, "%c ", src[c]);   /* (the comment neither ends nor nests) */
+            else if ((src[c] == '*' && src[c + 1] == '/') || (src[c] == '/' && src[c + 1] == '*') ||
+                     (src[c] == '?' && src[c + 1] == '?'))
+                adi_emit_out(E, "%c ", src[c]);   /* (the comment neither ends nor nests; no trigraph) */
                      else fputc(src[c], E->f);
         }
         adi_emit_out(E, "\n");
@@ -80,12 +81,16 @@ static void head(adi_emitter *E)
     adi_emit_out(E, " * It returns 0, or with every out[] NaN:\n"
                     " *   %d  a domain error: no real value, a derivative infinite, undefined or\n"
                     " *      beyond a double\n"
+                    " *   %d  an x[] that is not finite (adcalc refuses such a point)\n"
                     " *   %d  a kink (or a tie at a comparison) under --nondiff strict\n"
                     " *   %d  the point takes another path through the program's control flow\n"
                     " *      than the one written here (adcalc would record that one)\n"
-                    " * the exit statuses of adcalc for the first two.  The --nondiff policy is %s.\n",
-                 ADI_EMIT_DOMAIN, ADI_EMIT_NONDIFF, ADI_EMIT_PATH, E->p->pol == AD_ZERO_SUBGRAD ? "zero-subgrad" : "strict");
-    adi_emit_out(E, " * Thread-safe: no state.  Build with a C99 compiler without -ffast-math:\n"
+                    " * adcalc's exit statuses for the first three.  The --nondiff policy is %s.\n"
+                    " * Several outputs fail as one: the status is the first the engines meet.\n",
+                 ADI_EMIT_DOMAIN, ADI_EMIT_INPUT, ADI_EMIT_NONDIFF, ADI_EMIT_PATH,
+                 E->p->pol == AD_ZERO_SUBGRAD ? "zero-subgrad" : "strict");
+    adi_emit_out(E, " * Thread-safe: no state.  Build in a standard mode (-std=c99 or later, which\n"
+                    " * does not fuse a*b+c; else -ffp-contract=off), without -ffast-math:\n"
                     " *   cc -std=c99 -O2 -c %s.c   (link with -lm)\n */\n", o->name);
 }
 
@@ -197,7 +202,8 @@ static void main_program(adi_emitter *E)
                     "        }\n"
                     "        int adc_st = %s(adc_x, adc_y);\n"
                     "        if (adc_st) {\n"
-                    "            fprintf(stderr, \"%s: line %%lu: %%s\\n\", adc_lineno, adc_st == %d ? \"domain error\" : adc_st == %d ?\n"
+                    "            fprintf(stderr, \"%s: line %%lu: %%s\\n\", adc_lineno, adc_st == %d ? \"domain error\" : adc_st == 2 ?\n"
+                    "                    \"a number that is not finite\" : adc_st == %d ?\n"
                     "                    \"not differentiable (a kink)\" : \"the point takes another path\");\n"
                     "            if (!adc_status) adc_status = adc_st;\n"
                     "        }\n"

@@ -7,7 +7,7 @@
 #include "derive.h"
 
 /* the statuses of the emitted function (documented in its head) */
-enum { ADI_EMIT_DOMAIN = 1, ADI_EMIT_NONDIFF = 4, ADI_EMIT_PATH = 7 };
+enum { ADI_EMIT_DOMAIN = 1, ADI_EMIT_INPUT = 2, ADI_EMIT_NONDIFF = 4, ADI_EMIT_PATH = 7 };
 
 typedef struct {
     FILE *f;

@@ -171,7 +171,14 @@ static void values(adi_emitter *E, int interleave)
         else
             adi_emit_out(E, "    const double v%zu = x[%zu];   /* %.*s */\n", i, p->var_of_input[i], (int)(len > 60 ? 60 : len),
                          name);
+        adi_emit_out(E, "    (void)v%zu;\n", i);
     }
+    /* (adcalc refuses a point that is not finite) */
+    for (size_t i = 0; i < ni; i++)
+        if (p->var_of_input[i] != SIZE_MAX) {
+            adi_emit_out(E, "    if (!isfinite(v%zu)) FAIL(%d);\n", i, ADI_EMIT_INPUT);
+            E->fails = 1;
+        }
     for (size_t i = ni; i < ni + nc; i++) {
         double v = t->cval[i - ni];
         if (isnan(v)) adi_emit_out(E, "    const double v%zu = NAN;\n", i);
@@ -252,7 +259,8 @@ static void forward(adi_emitter *E, const unsigned char *diff, const double *see
     adi_emit_out(E, "    if (over && !sing && !kink) {\n    int wok = ADI_WIDE_USEFUL, o[2] = {0, 0};\n    adi_wide wd[2];\n"
                     "    (void)o;\n    (void)wd;\n");
     for (size_t i = 0; i < ni; i++)
-        for (size_t j = 0; j < k && E->need[i]; j++) adi_emit_out(E, "    const adi_wide u%zu_%zu = %a;\n", i, j, seeds[i * k + j]);
+        for (size_t j = 0; j < k && E->need[i]; j++)
+            adi_emit_out(E, "    const adi_wide u%zu_%zu = %a;\n    (void)u%zu_%zu;\n", i, j, seeds[i * k + j], i, j);
     for (size_t i = ni + nc; i < t->n; i++) {
         if (!E->need[i]) continue;
         const ad_instr c = t->code[i];
@@ -264,6 +272,7 @@ static void forward(adi_emitter *E, const unsigned char *diff, const double *see
             else adi_emit_out(E, "0");
             if (ab) adi_emit_out(E, " + adc_wterm(wd[1], u%" PRId32 "_%zu);\n", c.b, j);
             else adi_emit_out(E, " + 0;\n");
+            adi_emit_out(E, "    (void)u%zu_%zu;\n", i, j);
         }
     }
     for (size_t r = 0; r < t->nout; r++)
@@ -334,7 +343,7 @@ static void second_order(adi_emitter *E, size_t k, ad_policy pol)
 {
     const ad_tape *t = E->t;
     size_t ni = t->ninputs, nc = t->nconsts;
-    adi_emit_out(E, "    double q[3];\n    unsigned z;\n    sing = kink = over = 0;\n");
+    adi_emit_out(E, "    double q[3];\n    unsigned z;\n    (void)q;\n    (void)z;\n    sing = kink = over = 0;\n");
     for (size_t i = 0; i < t->n; i++) {
         if (!E->act[i]) continue;
         adi_emit_out(E, "    double g%zu = %s;\n", i, t->nout && (size_t)t->outs[0] == i ? "1" : "0");
