@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "batch.h"
+#include "jit.h"
 #include "names.h"
 #include "report.h"
 #include "results.h"
@@ -23,6 +24,7 @@ typedef struct {
     size_t nthreads;
     cli_expect E;             /* --expect */
     cli_sigma S;              /* --sigma, --cov */
+    cli_jit J;                /* --jit */
 } run;
 
 static void run_free(run *r)
@@ -32,6 +34,7 @@ static void run_free(run *r)
             if (r->ch[k].P) cli_batch_chunk_free(&r->ch[k]);
         free(r->ch);
     }
+    cli_jit_free(&r->J);   /* (no thread runs its code any more) */
     if (r->in && r->in != stdin) fclose(r->in);
     free(r->hdr);
     free(r->P.colnames);
@@ -153,6 +156,20 @@ static int plan_rows(run *r)
     if (status) return status;
     P->L = ad_plan_layout(P->plan);
     P->blocks = ad_plan_blocks(P->plan) && !o->no_block;
+    return 0;
+}
+
+/* --jit: the block replay as machine code, where the rows use it */
+static int compile(run *r)
+{
+    cli_batch_plan *P = &r->P;
+    if (!P->blocks)
+        snprintf(r->J.note, sizeof r->J.note, "not used: these derivatives are not computed by the block replay");
+    else if (ad_tape_nguards(P->t))
+        snprintf(r->J.note, sizeof r->J.note, "not used: a program with control flow");
+    else if (cli_jit_load(&r->J, P->plan, P->t) < 0)
+        return out_of_memory(P->o);
+    P->jit = r->J.fn;
     return 0;
 }
 
@@ -303,7 +320,8 @@ static int rows(run *r, long hline, char *first)
         fputc('\n', stderr);
         failed |= W.failed[v] > 0;
     }
-    if (o->stats) fprintf(stderr, "adcalc: %ld rows (block sweeps: %s)\n", W.rows_done, ad_block_isa());
+    if (o->stats) fprintf(stderr, "adcalc: %ld rows (block sweeps: %s)\n", W.rows_done, r->P.jit ? "compiled" : ad_block_isa());
+    if (o->stats && o->jit) fprintf(stderr, "adcalc: jit: %s\n", r->J.note);
     if (o->stats && ad_tape_nguards(r->P.t) && path_stats(r) < 0) return out_of_memory(o);
     return W.status ? W.status : failed ? CLI_EXIT_CHECK_FAILED : 0;
 }
@@ -320,6 +338,7 @@ int cli_batch(const cli_options *o)
     if (!status) status = record_all(&r);
     if (!status && cli_batch_field_kinds(&r.P) < 0) status = out_of_memory(o);
     if (!status) status = plan_rows(&r);
+    if (!status && o->jit) status = compile(&r);
     if (!status && o->nexpect) status = expectations(&r);
     if (!status && cli_sigma_fields(o)) status = uncertainties(&r);
     if (!status) status = workspaces(&r);

@@ -68,6 +68,7 @@ typedef struct {
     const char *name;         /* the input's name for diagnostics */
     const char *exprs_json;   /* the expressions as a JSON value */
     int blocks;               /* rows go through the block replay */
+    ad_block_fn *jit;         /* ...compiled (--jit), or NULL */
     const cli_expect *E;      /* --expect's formulas, or NULL */
     const cli_sigma *S;       /* --sigma's covariance, or NULL */
 } cli_batch_plan;

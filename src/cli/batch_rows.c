@@ -386,6 +386,7 @@ int cli_batch_chunk_init(cli_batch_chunk *c, const cli_batch_plan *P)
     if (P->blocks) {
         c->B = ad_block_width(P->t);
         c->bk = ad_block_new();
+        if (c->bk && P->jit) ad_block_use(c->bk, P->plan, P->jit);
         c->brows = malloc(c->B * (P->ncol ? P->ncol : 1) * sizeof *c->brows);
         c->bout = malloc(c->B * width * sizeof *c->bout);
         c->bline = malloc(c->B * sizeof *c->bline);

@@ -722,6 +722,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_HESSIAN: o->hessian = 1; break;
     case CLI_OPT_CHECK: o->check = 1; break;
     case CLI_OPT_BINARY: o->binary = 1; break;
+    case CLI_OPT_JIT: o->jit = 1; break;
     case CLI_OPT_ECHO: o->echo = 1; break;
     case CLI_OPT_STATS: o->stats = 1; break;
     case CLI_OPT_HEADER: o->header = 1; break;
@@ -1224,6 +1225,7 @@ ad_errclass cli_options_parse(cli_options *o, int argc, char **argv, ad_diag *d)
     ad_errclass e = cli_prelude_build(o, d);
     if (e) return e;
     o->no_block = getenv("ADCALC_NO_BLOCK") != NULL;
+    if (o->points && getenv("ADCALC_JIT")) o->jit = 1;
     if (o->help || o->version || o->completion_table) return AD_E_NONE;
     if ((e = expand_wrt(o, d))) return e;
     return check_rules(o, d);

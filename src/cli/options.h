@@ -138,6 +138,7 @@ typedef struct {
     const char *points;              /* --points FILE ('-': stdin) */
     char **vars;     size_t nvars, varscap;  /* --vars */
     int binary;                      /* --binary */
+    int jit;                         /* --jit, or ADCALC_JIT set with --points */
     int echo;                        /* --echo */
     int on_error;                    /* CLI_ON_ERROR_* */
     int jobs;                        /* -j N (0: all cores) */

@@ -1,5 +1,6 @@
-/* block.c - the block of batch mode: its arrays, its width, and which
- * compilation of the sweeps (block_sweep.c) replays a block of points. */
+/* block.c - the block of batch mode: its arrays, its width, which values
+ * a block checks, and what replays a block of points: a compilation of
+ * the sweeps (block_sweep.c), or the plan's compiled code (--jit). */
 #include <string.h>
 #include "block.h"
 #include "work.h"
@@ -44,6 +45,36 @@ int adi_block_bind(ad_block *b, size_t ni, long **xcol, double **fixed)
     *xcol = b->xcol;
     *fixed = b->fixed;
     return 0;
+}
+
+/* ops.def's CARRIES by opcode and operand (0: a, 1: b): an inf or nan in
+ * the operand reaches the result; ops not listed carry nothing */
+static const unsigned char carries_tab[AD_OP_COUNT][2] = {
+#define CARRIES(E, ca, cb) [AD_OP_##E] = {ca, cb},
+#include "ops.def"
+};
+
+void adi_block_checks(const ad_tape *t, unsigned char *chk)
+{
+    /* 2: some consumer carries it, 1: checked, 0: no consumer yet */
+    memset(chk, 0, t->n);
+    for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        if (!carries_tab[c.op][0]) chk[c.a] = 1;
+        else if (!chk[c.a]) chk[c.a] = 2;
+        if (c.b >= 0) {
+            if (!carries_tab[c.op][1]) chk[c.b] = 1;
+            else if (!chk[c.b]) chk[c.b] = 2;
+        }
+    }
+    for (size_t r = 0; r < t->nout; r++) chk[t->outs[r]] = 1;
+    for (size_t i = 0; i < t->n; i++) chk[i] = chk[i] != 2;
+}
+
+void ad_block_use(ad_block *b, const ad_plan *p, ad_block_fn *fn)
+{
+    b->jit_plan = fn ? p : NULL;
+    b->jit = fn;
 }
 
 size_t ad_block_width(const ad_tape *t)

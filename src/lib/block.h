@@ -33,7 +33,15 @@ struct ad_block {
     long *xcol;           /* where each tape input is in the caller's rows (derive.c) */
     double *fixed;        /* ...or its value when it is in none */
     size_t xcolcap, fixedcap;
+    const ad_plan *jit_plan;   /* the plan whose rows jit computes (ad_block_use) */
+    ad_block_fn *jit;
 };
+
+/* chk[i] (t->n of them): node i's values are checked for inf and nan in
+ * the forward sweep, unless every consumer carries them on to its own
+ * result (CARRIES in ops.def) and the node is no output: then a failing
+ * point shows further down, at the first node that is checked */
+void adi_block_checks(const ad_tape *t, unsigned char *chk);
 
 /* ad_block_run_rows for one instruction set: the baseline (SSE2 on
  * x86-64), and AVX2 where block_avx2.c is built (ADI_BLOCK_AVX2) */

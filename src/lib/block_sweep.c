@@ -16,7 +16,7 @@
  * In this file, in order: the per-op kernels (generated from ops.def),
  * the kernels that keep a partial (KEEP), the fused pairs (FUSE), the two
  * sweeps, the check of the gradient, the copies between the caller's rows
- * and the block's, the plan for a tape (which values to check: CARRIES;
+ * and the block's, the plan for a tape (which values to check: block.c;
  * which pairs to fuse; which adjoint rows to share: PASSES), and
  * ADI_BLOCK_SWEEP, which puts them together. */
 #if defined(ADI_BLOCK_FOR_AVX2)
@@ -518,38 +518,12 @@ static void store_grads(double *restrict out, size_t stride, const double *const
         for (size_t k = 0; k < nd; k++) out[j * stride + k] = col[k][j];
 }
 
-/* ops.def's side tables by opcode and operand (0: a, 1: b); ops not listed
- * have 0.  carries_tab: an inf or nan in the operand reaches the result
- * (CARRIES); passes_tab: the partial is exactly 1 (PASSES). */
-static const unsigned char carries_tab[AD_OP_COUNT][2] = {
-#define CARRIES(E, ca, cb) [AD_OP_##E] = {ca, cb},
-#include "ops.def"
-};
+/* ops.def's PASSES table by opcode and operand (0: a, 1: b); ops not
+ * listed have 0: the partial is exactly 1 */
 static const unsigned char passes_tab[AD_OP_COUNT][2] = {
 #define PASSES(E, pa, pb) [AD_OP_##E] = {pa, pb},
 #include "ops.def"
 };
-
-/* chk[i]: node i's values are checked for inf and nan in the forward sweep
- * unless every consumer carries them on to its own result (CARRIES in
- * ops.def) and the node is no output: then a failing point shows further
- * down, at the first node that is checked */
-static void set_checks(const ad_tape *t, unsigned char *chk)
-{
-    /* 2: some consumer carries it, 1: checked, 0: no consumer yet */
-    memset(chk, 0, t->n);
-    for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
-        const ad_instr c = t->code[i];
-        if (!carries_tab[c.op][0]) chk[c.a] = 1;
-        else if (!chk[c.a]) chk[c.a] = 2;
-        if (c.b >= 0) {
-            if (!carries_tab[c.op][1]) chk[c.b] = 1;
-            else if (!chk[c.b]) chk[c.b] = 2;
-        }
-    }
-    for (size_t r = 0; r < t->nout; r++) chk[t->outs[r]] = 1;
-    for (size_t i = 0; i < t->n; i++) chk[i] = chk[i] != 2;
-}
 
 /* uses[i]: how many operand slots read node i, 2 standing for 2 or more;
  * an output counts as used twice */
@@ -655,7 +629,7 @@ int ADI_BLOCK_SWEEP(const ad_tape *t, ad_block *bk, const unsigned char *diff, i
     }
     if (nparts && adi_grow((void **)&bk->part, &bk->partcap, nparts * S, sizeof *bk->part) < 0) return -1;
     if (adi_grow((void **)&bk->chk, &bk->chkcap, n, 1) < 0) return -1;
-    set_checks(t, bk->chk);
+    adi_block_checks(t, bk->chk);
     if (adi_grow((void **)&bk->arow, &bk->arowcap, n, sizeof *bk->arow) < 0) return -1;
     if (adi_grow((void **)&bk->fz, &bk->fzcap, n, sizeof *bk->fz) < 0) return -1;
     count_uses(t, bk->set);   /* set is scratch until the reverse sweep */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "derive.h"
+#include "block.h"
 #include "alloc.h"
 
 
@@ -459,6 +460,8 @@ int adi_derive_rows_on(const ad_plan *p, ad_block *b, size_t np, const double *r
         xcol[i] = v < nlead ? (long)v : -1;
         fixed[i] = v < nlead ? 0 : tail[v - nlead];
     }
+    if (b->jit && b->jit_plan == p)   /* the plan's compiled code (--jit) */
+        return b->jit(np, rows, stride, xcol, fixed, out, p->L.width, flags) < 0 ? -1 : 0;
     return ad_block_run_rows(p->t, b, p->diff, p->L.grad != AD_ABSENT, np, rows, stride, xcol, fixed, p->col_input,
                              p->L.ncols, out, p->L.width, flags);
 }

@@ -15,9 +15,9 @@
 extern const char *const adi_emit_runtime[];   /* emit_rt.c */
 
 void adi_emit_out(adi_emitter *E, const char *fmt, ...)
-         {
-             va_list ap;
-             va_start(ap, fmt);
+{
+    va_list ap;
+    va_start(ap, fmt);
     vfprintf(E->f, fmt, ap);
     va_end(ap);
 }
@@ -64,7 +64,7 @@ static void head(adi_emitter *E)
             else if ((src[c] == '*' && src[c + 1] == '/') || (src[c] == '/' && src[c + 1] == '*') ||
                      (src[c] == '?' && src[c + 1] == '?'))
                 adi_emit_out(E, "%c ", src[c]);   /* (the comment neither ends nor nests; no trigraph) */
-                     else fputc(src[c], E->f);
+            else fputc(src[c], E->f);
         }
         adi_emit_out(E, "\n");
     }
@@ -104,7 +104,7 @@ static void declarations(adi_emitter *E)
 
 /* what the embedded runtime needs from ops.h, then the runtime, then the
  * policy of one node as the sweeps apply it */
-static void runtime(adi_emitter *E)
+void adi_emit_runtime_text(adi_emitter *E)
 {
     adi_emit_out(E, "\n#include <float.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n");
     if (E->o->with_main) adi_emit_out(E, "#include <stdio.h>\n#include <stdlib.h>\n");
@@ -230,7 +230,7 @@ int ad_emit_c(FILE *f, const ad_plan *p, const ad_emit_options *o)
             declarations(&E);
             adi_emit_out(&E, "\n#endif\n");
         } else {
-            runtime(&E);
+            adi_emit_runtime_text(&E);
             declarations(&E);
             adi_emit_out(&E, "\n");
             adi_emit_function(&E);

@@ -25,7 +25,20 @@ void adi_emit_out(adi_emitter *E, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* ops.def's rules by opcode, as the text of their C expressions */
+typedef struct {
+    const char *val, *da, *db, *daa, *dab, *dbb, *dom, *sa, *sb;
+} adi_rule_text;
+extern const adi_rule_text adi_emit_rules[AD_OP_COUNT];
+/* writes rule text s of node i with its operands a, b and its value v
+ * named as the variables <pre>A, <pre>B, <pre>I (string literals are
+ * copied as they are) */
+void adi_emit_rule(adi_emitter *E, const char *s, const char *pre, size_t i);
+/* the runtime every emitted file carries: adcalc's numeric code */
+void adi_emit_runtime_text(adi_emitter *E);
 /* writes the function: the plan's derivation step over its tape */
 void adi_emit_function(adi_emitter *E);
+/* writes --jit's block function (ad_emit_block_c), lanes 2 or 4 */
+void adi_emit_block(adi_emitter *E, int lanes);
 
 #endif

@@ -15,12 +15,7 @@
 #include <string.h>
 #include "emit.h"
 
-/* ops.def's rules, as the text of their C expressions */
-typedef struct {
-    const char *val, *da, *db, *daa, *dab, *dbb, *dom, *sa, *sb;
-} rule_text;
-
-static const rule_text rules[AD_OP_COUNT] = {
+const adi_rule_text adi_emit_rules[AD_OP_COUNT] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
     [AD_OP_##E] = {#val, #da, #db, #daa, #dab, #dbb, #dom, #sa, #sb},
 #include "ops.def"
@@ -35,9 +30,7 @@ static const struct {
 #include "ops.def"
 };
 
-/* writes rule text s with the operands a, b and the value v named as the
- * variables <pre>A, <pre>B, <pre>I (string literals are copied as they are) */
-static void rule(adi_emitter *E, const char *s, const char *pre, size_t i)
+void adi_emit_rule(adi_emitter *E, const char *s, const char *pre, size_t i)
 {
     const ad_instr c = E->t->code[i];
     for (const char *q = s; *q;) {
@@ -52,7 +45,9 @@ static void rule(adi_emitter *E, const char *s, const char *pre, size_t i)
         if (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')) {
             const char *e = q;
             while (*e == '_' || (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9')) e++;
-            if (e - q == 1 && (*q == 'a' || *q == 'b' || *q == 'v'))
+            if (e - q == 1 && *q == 'b' && c.b < 0)
+                adi_emit_out(E, "0.0");   /* (a unary op's b: the block's zero row) */
+            else if (e - q == 1 && (*q == 'a' || *q == 'b' || *q == 'v'))
                 adi_emit_out(E, "%s%" PRId32, pre, *q == 'a' ? c.a : *q == 'b' ? c.b : (int32_t)i);
             else if (e - q == 2 && q[0] == 'w' && (q[1] == 'a' || q[1] == 'b' || q[1] == 'v'))   /* WIDE's */
                 adi_emit_out(E, "((adi_wide)%s%" PRId32 ")", pre, q[1] == 'a' ? c.a : q[1] == 'b' ? c.b : (int32_t)i);
@@ -118,17 +113,17 @@ static void partials(adi_emitter *E, size_t i, int sweep, int wide)
 {
     const ad_tape *t = E->t;
     const ad_instr c = t->code[i];
-    const rule_text *r = &rules[c.op];
+    const adi_rule_text *r = &adi_emit_rules[c.op];
     int aa = E->act[c.a] && 1, ab = c.b >= 0 && E->act[c.b];
     int counts = feeds(t, i) || adi_op_is_guard(c.op);   /* policy.c: a node only a guard uses */
     adi_emit_out(E, "    d[0] = ");
-    rule(E, r->da, "v", i);
+    adi_emit_rule(E, r->da, "v", i);
     adi_emit_out(E, "; d[1] = ");
-    rule(E, r->db, "v", i);
+    adi_emit_rule(E, r->db, "v", i);
     adi_emit_out(E, ";\n    s[0] = ");
-    rule(E, r->sa, "v", i);
+    adi_emit_rule(E, r->sa, "v", i);
     adi_emit_out(E, "; s[1] = ");
-    rule(E, r->sb, "v", i);
+    adi_emit_rule(E, r->sb, "v", i);
     adi_emit_out(E, ";\n");
     /* (wide: which partials only overflowed, as adc_point will say) */
     for (int j = 0; j < 2 && wide && wide_rules[c.op].da; j++)
@@ -149,7 +144,7 @@ static void wide_partials(adi_emitter *E, size_t i)
         adi_emit_out(E, "    wd[%d] = ", j);
         if (w[0]) {
             adi_emit_out(E, "o[%d] ? (adi_wide)(", j);
-            rule(E, w[j], "v", i);
+            adi_emit_rule(E, w[j], "v", i);
             adi_emit_out(E, ") : ");
         }
         adi_emit_out(E, "d[%d];\n", j);
@@ -187,19 +182,19 @@ static void values(adi_emitter *E, int interleave)
     }
     for (size_t i = ni + nc; i < t->n; i++) {
         const ad_instr c = t->code[i];
-        const rule_text *r = &rules[c.op];
+        const adi_rule_text *r = &adi_emit_rules[c.op];
         int guard = adi_op_is_guard(c.op);
         adi_emit_out(E, "    /* t%zu = %s (line %d, column %d) */\n", i, adi_ops[c.op].name, (int)t->pos[i].line,
                      (int)t->pos[i].col);
         E->fails = 1;
         if (!adi_is_null_literal(r->dom)) {
             adi_emit_out(E, "    if ((");
-            rule(E, r->dom, "v", i);
+            adi_emit_rule(E, r->dom, "v", i);
             adi_emit_out(E, ") != NULL) FAIL(%d);\n", guard ? ADI_EMIT_PATH : ADI_EMIT_DOMAIN);
         }
         if (guard) continue;   /* its value (0) feeds nothing */
         adi_emit_out(E, "    const double v%zu = ", i);
-        rule(E, r->val, "v", i);
+        adi_emit_rule(E, r->val, "v", i);
         adi_emit_out(E, ";\n    if (isnan(v%zu)) FAIL(%d);\n", i, ADI_EMIT_DOMAIN);
         if (interleave && E->act[i] && feeds(t, i)) adi_emit_out(E, "    if (!isfinite(v%zu)) FAIL(%d);\n", i, ADI_EMIT_DOMAIN);
     }
@@ -352,15 +347,15 @@ static void second_order(adi_emitter *E, size_t k, ad_policy pol)
     for (size_t i = t->n; i-- > ni + nc;) {
         if (!E->act[i]) continue;
         const ad_instr c = t->code[i];
-        const rule_text *r = &rules[c.op];
+        const adi_rule_text *r = &adi_emit_rules[c.op];
         int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
         partials(E, i, 0, 0);
         adi_emit_out(E, "    q[0] = ");
-        rule(E, r->daa, "v", i);
+        adi_emit_rule(E, r->daa, "v", i);
         adi_emit_out(E, "; q[1] = ");
-        rule(E, r->dab, "v", i);
+        adi_emit_rule(E, r->dab, "v", i);
         adi_emit_out(E, "; q[2] = ");
-        rule(E, r->dbb, "v", i);
+        adi_emit_rule(E, r->dbb, "v", i);
         adi_emit_out(E, ";\n    if (z & 1) q[0] = q[1] = 0;\n    if (z & 2) q[2] = q[1] = 0;\n");
         if (feeds(t, i)) {
             adi_emit_out(E, "    if (");

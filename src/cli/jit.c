@@ -1,0 +1,365 @@
+/* jit.c - --jit: batch mode's block replay compiled to machine code.
+ *
+ * The engine writes the plan's block replay as C (ad_emit_block_c); this
+ * file compiles it with the system's C compiler ($CC, else cc) into a
+ * shared object, keeps that in a cache, loads it and hands its function
+ * to the blocks (ad_block_use).  The compiler keeps IEEE semantics: no
+ * -ffast-math, and -ffp-contract=off so that no a*b+c is fused.  Whatever
+ * goes wrong -- no compiler, a compiler error, no cache, a damaged entry
+ * -- the interpreter replays the rows, and --stats says why.
+ *
+ * The cache is $XDG_CACHE_HOME/adcalc (else ~/.cache/adcalc): one file per
+ * key, the key a hash of the C text, the compiler's command and adcalc's
+ * version.  An entry is written under a temporary name and renamed into
+ * place, so no run sees half of one, and two runs compiling the same tape
+ * at once both end with a whole entry.  An entry ends with a trailer, a
+ * checksum of its bytes, checked before it is loaded; the object defines
+ * its key, checked after.  A damaged or foreign entry is compiled again
+ * and replaced.  Without a cache directory the object is built in a
+ * temporary directory and removed once loaded. */
+#define _GNU_SOURCE 1   /* mkstemps */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_DLOPEN
+#include <dlfcn.h>
+#include <spawn.h>
+#endif
+#include "jit.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0"
+#endif
+
+/* the compiler's options after its command ($CC may hold options too):
+ * -O3 for the lane loops' vectoriser; no-trapping-math only lets it
+ * compute both arms of a choice (nothing reads the exception flags) and
+ * no-math-errno lets sqrt be an instruction: no result changes (the
+ * block replay's own options, block_sweep.c) */
+static const char *const cflags[] = {"-std=c99", "-O3", "-fno-trapping-math", "-ffp-contract=off", "-fno-math-errno",
+                                     "-fPIC", "-shared", NULL};
+
+/* FNV-1a, 64 bits, from seed h */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 0x100000001b3u;
+    return h;
+}
+#define FNV_SEED 0xcbf29ce484222325u
+
+/* the trailer of an entry: its bytes' checksum, TRAILER_LEN bytes */
+#define TRAILER "\nadcalc-jit %016llx\n"
+#define TRAILER_LEN 29
+/* the line defining the object's key, after the C text */
+#define KEY_LINE 80
+
+void cli_jit_free(cli_jit *J)
+{
+#ifdef HAVE_DLOPEN
+    if (J->handle) dlclose(J->handle);
+#endif
+    J->handle = NULL;
+    J->fn = NULL;
+}
+
+#ifndef HAVE_DLOPEN
+int cli_jit_load(cli_jit *J, const ad_plan *p, const ad_tape *t)
+{
+    (void)p;
+    (void)t;
+    J->fn = NULL;
+    snprintf(J->note, sizeof J->note, "not used: this adcalc was built without dlopen");
+    return 0;
+}
+#else
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* the compiler's command split at blanks into argv[0..), then the flag of
+ * the lanes' instruction set: *n words (0: a blank command), *lanes */
+static char **compiler(char **buf, size_t *n, int *lanes)
+{
+    const char *cc = getenv("CC");
+    if (!cc || !*cc) cc = "cc";
+    size_t len = strlen(cc), words = 0;
+    *buf = malloc(len + 1);
+    char **argv = malloc((len / 2 + 2 + sizeof cflags / sizeof *cflags + 6) * sizeof *argv);
+    if (!*buf || !argv) {
+        free(argv);
+        return NULL;
+    }
+    memcpy(*buf, cc, len + 1);
+    for (char *s = *buf; *s;) {
+        while (*s == ' ' || *s == '\t') *s++ = 0;
+        if (!*s) break;
+        argv[words++] = s;
+        while (*s && *s != ' ' && *s != '\t') s++;
+    }
+    /* the lanes' instruction set: AVX2 where the block replay uses it */
+    *lanes = strcmp(ad_block_isa(), "avx2") == 0 ? 4 : 2;
+    if (words && *lanes == 4) argv[words++] = "-mavx2";
+    *n = words;
+    return argv;
+}
+
+/* the object at path, loaded when it is a whole entry with this key;
+ * else NULL, with why (a static text) */
+static void *load(const char *path, const char *key, const char **why)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *why = errno == ENOENT ? "absent" : "unreadable";
+        return NULL;
+    }
+    /* the whole file, for its checksum (an object of a few hundred KB) */
+    char *buf = NULL;
+    size_t len = 0, cap = 0, k;
+    int bad = 0;
+    do {
+        if (len == cap) {
+            char *nb = cap > ((size_t)64 << 20) ? NULL : realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!nb) {
+                bad = 1;
+                break;
+            }
+            buf = nb;
+        }
+        len += k = fread(buf + len, 1, cap - len, f);
+    } while (k > 0);
+    bad |= ferror(f);
+    fclose(f);
+    char want[TRAILER_LEN + 1] = "";
+    if (!bad && len >= TRAILER_LEN)
+        snprintf(want, sizeof want, TRAILER, (unsigned long long)fnv(FNV_SEED, buf, len - TRAILER_LEN));
+    bad |= len < TRAILER_LEN || memcmp(want, buf + len - TRAILER_LEN, TRAILER_LEN) != 0;
+    free(buf);
+    if (bad) {
+        *why = "damaged";
+        return NULL;
+    }
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    const char *k2 = lib ? dlsym(lib, "adcalc_jit_key") : NULL;
+    if (!lib || !k2 || strcmp(k2, key) != 0 || !dlsym(lib, "adcalc_jit")) {
+        if (lib) dlclose(lib);
+        *why = "not loadable";
+        return NULL;
+    }
+    return lib;
+}
+
+/* runs argv; its exit status, or -1 with errno when it cannot start */
+static int run(char *const argv[])
+{
+    extern char **environ;
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0) return -1;
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* appends the trailer to the object at path; 0 or -1 */
+static int seal(const char *path)
+{
+    FILE *f = fopen(path, "r+b");
+    if (!f) return -1;
+    uint64_t h = FNV_SEED;
+    unsigned char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0) h = fnv(h, buf, k);
+    int bad = ferror(f) || fseek(f, 0, SEEK_END) != 0 || fprintf(f, TRAILER, (unsigned long long)h) != TRAILER_LEN;
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+/* the cache directory, made (0700) when absent, into dir; 0 or -1 (errno) */
+static int cache_dir(char *dir, size_t size)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/') n = snprintf(dir, size, "%s/adcalc", xdg);
+    else if (home && home[0] == '/') n = snprintf(dir, size, "%s/.cache/adcalc", home);
+    else return errno = ENOENT, -1;
+    if (n < 0 || (size_t)n >= size) return errno = ENAMETOOLONG, -1;
+    /* each missing directory on the way, then the last */
+    for (char *s = dir + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = 0;
+        int rc = mkdir(dir, 0700);
+        *s = '/';
+        if (rc < 0 && errno != EEXIST) return -1;
+    }
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+/* the C text of the plan: into *src (malloc'd, room for the key's line
+ * after it), or -1 */
+static int source(const ad_plan *p, int lanes, char **src, size_t *len)
+{
+    FILE *f = open_memstream(src, len);
+    if (!f) return -1;
+    int rc = ad_emit_block_c(f, p, "adcalc_jit", lanes);
+    if (fclose(f) != 0 || rc != 0) {
+        free(*src);
+        *src = NULL;
+        return -1;
+    }
+    char *more = realloc(*src, *len + KEY_LINE);
+    if (!more) {
+        free(*src);
+        *src = NULL;
+        return -1;
+    }
+    *src = more;
+    return 0;
+}
+
+/* compiles src into the entry path (dir: where its temporary files go);
+ * 0, or the note's text in J and 1 */
+static int build(cli_jit *J, char **argv, size_t nw, const char *dir, const char *key, const char *src, size_t len,
+                 const char *path, double *secs)
+{
+    char csrc[4200], obj[4200];
+    snprintf(csrc, sizeof csrc, "%s/jit-%s-XXXXXX.c", dir, key);
+    snprintf(obj, sizeof obj, "%s/jit-%s-XXXXXX.so", dir, key);
+    int fc = mkstemps(csrc, 2), fo = fc < 0 ? -1 : mkstemps(obj, 3);
+    if (fc < 0 || fo < 0) {
+        snprintf(J->note, sizeof J->note, "not used: cannot create a file in %.200s: %s", dir, strerror(errno));
+        if (fc >= 0) close(fc), unlink(csrc);
+        return 1;
+    }
+    close(fo);
+    FILE *f = fdopen(fc, "wb");
+    int bad = !f || fwrite(src, 1, len, f) != len;
+    if (f ? fclose(f) != 0 : close(fc) != 0) bad = 1;
+    if (bad) {
+        snprintf(J->note, sizeof J->note, "not used: cannot write %.200s", csrc);
+        unlink(csrc), unlink(obj);
+        return 1;
+    }
+    size_t a = nw;
+    for (size_t i = 0; cflags[i]; i++) argv[a++] = (char *)cflags[i];
+    argv[a++] = "-o";
+    argv[a++] = obj;
+    argv[a++] = csrc;
+    argv[a++] = "-lm";
+    argv[a] = NULL;
+    double t0 = now();
+    int st = run(argv);
+    *secs = now() - t0;
+    unlink(csrc);
+    if (st != 0) {
+        if (st < 0) snprintf(J->note, sizeof J->note, "not used: cannot run %s: %s", argv[0], strerror(errno));
+        else snprintf(J->note, sizeof J->note, "not used: %s failed (exit status %d)", argv[0], st);
+        unlink(obj);
+        return 1;
+    }
+    if (seal(obj) < 0 || rename(obj, path) < 0) {
+        snprintf(J->note, sizeof J->note, "not used: cannot write %.200s: %s", path, strerror(errno));
+        unlink(obj);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_jit_load(cli_jit *J, const ad_plan *p, const ad_tape *t)
+{
+    J->fn = NULL;
+    J->handle = NULL;
+    if (ad_tape_size(t) > CLI_JIT_MAX_NODES) {
+        snprintf(J->note, sizeof J->note, "not used: the tape has %zu nodes, more than --jit compiles (%d)",
+                 ad_tape_size(t), CLI_JIT_MAX_NODES);
+        return 0;
+    }
+    char *ccbuf, *src = NULL;
+    size_t nw, len;
+    int lanes;
+    char **argv = compiler(&ccbuf, &nw, &lanes);
+    if (!argv) return -1;
+    int rc = -1;
+    if (nw == 0) {
+        snprintf(J->note, sizeof J->note, "not used: $CC is blank");
+        rc = 0;
+        goto done;
+    }
+    /* the key: the text, the compiler's command and options, adcalc's version */
+    if (source(p, lanes, &src, &len) < 0) goto done;
+    uint64_t h1 = fnv(FNV_SEED, src, len), h2 = fnv(h1 ^ 0x9e3779b97f4a7c15u, src, len);
+    for (size_t i = 0; i < nw; i++) h1 = fnv(h1, argv[i], strlen(argv[i]) + 1);
+    for (size_t i = 0; cflags[i]; i++) h1 = fnv(h1, cflags[i], strlen(cflags[i]) + 1);
+    h1 = fnv(h1, PACKAGE_VERSION, sizeof PACKAGE_VERSION);
+    char key[40];
+    snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+    len += (size_t)snprintf(src + len, KEY_LINE, "const char adcalc_jit_key[] = \"%s\";\n", key);
+    rc = 0;
+    char dir[4096], path[4200];
+    int cached = cache_dir(dir, sizeof dir) == 0;
+    const char *nocache = cached ? NULL : strerror(errno);
+    if (!cached) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/adcalc-jit-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
+        if (!mkdtemp(dir)) {
+            snprintf(J->note, sizeof J->note, "not used: no cache, and cannot create %.200s: %s", dir, strerror(errno));
+            goto done;
+        }
+    }
+    snprintf(path, sizeof path, "%s/jit-%s.so", dir, key);
+    const char *why = "absent";
+    if (cached && (J->handle = load(path, key, &why)) != NULL) {
+        snprintf(J->note, sizeof J->note, "loaded %.300s", path);
+    } else {
+        double secs = 0;
+        if (build(J, argv, nw, dir, key, src, len, path, &secs) == 0) {
+            const char *why2;
+            J->handle = load(path, key, &why2);
+            if (J->handle && cached)
+                snprintf(J->note, sizeof J->note, "compiled in %.3f s (%s), cached as %.200s%s", secs, argv[0], path,
+                         strcmp(why, "absent") ? " (the entry there was damaged)" : "");
+            else if (J->handle)
+                snprintf(J->note, sizeof J->note, "compiled in %.3f s (%s), not cached: %s", secs, argv[0], nocache);
+            else snprintf(J->note, sizeof J->note, "not used: the compiled object is %s", why2);
+        }
+        if (!cached) {
+            unlink(path);
+            rmdir(dir);
+        }
+    }
+    if (J->handle) {
+        /* (ISO C has no cast from void * to a function pointer: POSIX's way) */
+        void *sym = dlsym(J->handle, "adcalc_jit");
+        memcpy(&J->fn, &sym, sizeof sym);
+    }
+done:
+    free(src);
+    free(argv);
+    free(ccbuf);
+    return rc;
+}
+#endif

@@ -1,0 +1,312 @@
+/* emit_block.c - the C file --jit compiles (ad_emit_block_c): the block
+ * replay of batch mode (block_sweep.c) written out for one plan's tape.
+ *
+ * block_sweep.c dispatches each instruction once per block and runs its
+ * rule over the block's points; between instructions every value goes
+ * through memory.  Here the tape is unrolled instead, point after point,
+ * so that a compiler keeps the values in registers.  What is computed is
+ * what the block computes, in the same order with the same expressions
+ * (ops.def's rules as text, the runtime of emit.c):
+ *   - every node's value, and a flag where the block flags one: a value
+ *     beyond a double on a differentiated path (any nan elsewhere; only
+ *     where adi_block_checks says), a domain error, a guard's tie;
+ *   - per output, the reverse sweep with the plain product as the
+ *     chain-rule term, each adjoint's first contribution 0 + term, and
+ *     the partials' statuses (kinks, singular points) as flags;
+ *   - a flag for an input adjoint that is nan or infinite.
+ * A flagged point is recomputed by the scalar engines, as after the
+ * block; every other point gets the block's numbers, which are the scalar
+ * engines' to the bit.  Which adjoint is written first is known here,
+ * when the code is written, not while it runs. */
+#include <inttypes.h>
+#include <string.h>
+#include "emit.h"
+#include "block.h"
+#include "alloc.h"
+
+/* The points of a block go through the code `lanes` at a time, as the
+ * lanes of GCC's vector types (gcc and clang): a rule that is plain
+ * arithmetic of its operands (pure) is written once for all lanes, any
+ * other (a call, a comparison, a choice) lane by lane. */
+
+/* 1 when rule text s is only numbers, + - * / ( ) and the operands a, b, v */
+static int pure(const char *s)
+{
+    for (const char *q = s; *q; q++) {
+        if ((*q >= '0' && *q <= '9') || *q == '.') {
+            while ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E') q++;
+            q--;
+        } else if ((*q == 'a' || *q == 'b' || *q == 'v') &&
+                   !(q[1] == '_' || (q[1] >= 'a' && q[1] <= 'z') || (q[1] >= 'A' && q[1] <= 'Z') || (q[1] >= '0' && q[1] <= '9'))) {
+            if (q > s && (q[-1] == '_' || (q[-1] >= 'a' && q[-1] <= 'z') || (q[-1] >= 'A' && q[-1] <= 'Z'))) return 0;
+        } else if (!strchr(" +-*/()", *q)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* When rule text s is a choice between a failure and none, "(C ? X :
+ * NULL)" or "(C ? X : ADI_OK)" with C plain arithmetic and comparisons,
+ * copies C into cond (size n) and returns 1: the failure's lanes are C's */
+static int choice(const char *s, char *cond, size_t n)
+{
+    size_t len = strlen(s);
+    const char *q = strstr(s, " ? "), *colon = q ? strstr(q, " : ") : NULL;
+    if (s[0] != '(' || !colon || s[len - 1] != ')' || (size_t)(q - s) >= n) return 0;
+    if (strcmp(colon, " : NULL)") != 0 && strcmp(colon, " : ADI_OK)") != 0) return 0;
+    memcpy(cond, s + 1, (size_t)(q - s - 1));
+    cond[q - s - 1] = 0;
+    char plain[256];
+    size_t k = 0;
+    for (const char *c = cond; *c && k + 1 < sizeof plain; c++)   /* (the comparisons as operators) */
+        plain[k++] = strchr("<>=!", *c) ? '+' : *c;
+    plain[k] = 0;
+    return strchr(cond, '(') == NULL && pure(plain);
+}
+
+/* a loop over the lanes binding node i's operands (and its value, when
+ * it has one yet: value) as doubles s<k>, opened: the vectors go through
+ * arrays, which the vectoriser takes where it can (a vector's element in
+ * a loop it does not).  The body writes r_[l] (a result) or f_[l] (a
+ * flag); lanes_end puts them into the vector to or into bad. */
+static void lanes(adi_emitter *E, size_t i, int value)
+{
+    const ad_instr c = E->t->code[i];
+    adi_emit_out(E, "        {\n            double r_[ADC_W], a_[ADC_W], b_[ADC_W], v_[ADC_W];\n"
+                    "            long long f_[ADC_W] = {0};\n            memcpy(a_, &v%" PRId32 ", sizeof a_);\n", c.a);
+    if (c.b >= 0 && c.b != c.a) adi_emit_out(E, "            memcpy(b_, &v%" PRId32 ", sizeof b_);\n", c.b);
+    if (value) adi_emit_out(E, "            memcpy(v_, &v%zu, sizeof v_);\n", i);
+    adi_emit_out(E, "            for (int l = 0; l < ADC_W; l++) {\n                const double s%" PRId32 " = a_[l];\n", c.a);
+    if (c.b >= 0 && c.b != c.a) adi_emit_out(E, "                const double s%" PRId32 " = b_[l];\n", c.b);
+    if (value) adi_emit_out(E, "                const double s%zu = v_[l];\n", i);
+}
+
+/* closes lanes(): r_ into the vector named to<n>, or (to NULL) f_ into bad */
+static void lanes_end(adi_emitter *E, const char *to, size_t n)
+{
+    if (to) adi_emit_out(E, "            }\n            memcpy(&%s%zu, r_, sizeof r_);\n        }\n", to, n);
+    else adi_emit_out(E, "            }\n            adc_vi f;\n            memcpy(&f, f_, sizeof f);\n            bad |= f;\n        }\n");
+}
+
+/* node i's flags from the statuses of its partials at the active
+ * operands (the block's stat kernel) */
+static void status_flags(adi_emitter *E, size_t i)
+{
+    const ad_instr c = E->t->code[i];
+    const adi_rule_text *r = &adi_emit_rules[c.op];
+    int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
+    if (!adi_op_has_status(c.op) || (!aa && !ab)) return;
+    char cond[2][128];
+    int vec = 1;
+    for (int k = 0; k < 2; k++)
+        if ((k ? ab : aa) && strcmp(k ? r->sb : r->sa, "ADI_OK") != 0) vec &= choice(k ? r->sb : r->sa, cond[k], sizeof cond[k]);
+        else cond[k][0] = 0;
+    if (vec) {
+        for (int k = 0; k < 2; k++) {
+            if (!cond[k][0]) continue;
+            adi_emit_out(E, "        bad |= (adc_vi)(");
+            adi_emit_rule(E, cond[k], "v", i);
+            adi_emit_out(E, ");\n");
+        }
+        return;
+    }
+    lanes(E, i, !adi_op_is_guard(c.op));
+    adi_emit_out(E, "                f_[l] |= 0");
+    for (int k = 0; k < 2; k++) {
+        if (!(k ? ab : aa)) continue;
+        adi_emit_out(E, " | ((");
+        adi_emit_rule(E, k ? r->sb : r->sa, "s", i);
+        adi_emit_out(E, ") != ADI_OK)");
+    }
+    adi_emit_out(E, ";\n");
+    lanes_end(E, NULL, 0);
+}
+
+/* the flag of a value or adjoint beyond lim: !(|x| <= lim), nan included */
+static void bound(adi_emitter *E, const char *x, size_t i, const char *lim)
+{
+    adi_emit_out(E, "        bad |= (adc_vi)~(adc_abs(%s%zu) <= ADC_SPLAT(%s));\n", x, i, lim);
+}
+
+/* the forward sweep: inputs, constants, and every node's value and flags */
+static void values(adi_emitter *E, const unsigned char *chk)
+{
+    const ad_tape *t = E->t;
+    size_t ni = t->ninputs, nc = t->nconsts;
+    for (size_t i = 0; i < ni; i++)
+        adi_emit_out(E, "        adc_vd v%zu;\n        if (xcol[%zu] >= 0) v%zu = ADC_LOAD(xcol[%zu]);\n"
+                        "        else v%zu = ADC_SPLAT(fixed[%zu]);\n", i, i, i, i, i, i);
+    for (size_t i = ni; i < ni + nc; i++) {
+        double v = t->cval[i - ni];
+        if (isnan(v)) adi_emit_out(E, "        const adc_vd v%zu = ADC_SPLAT(NAN);\n", i);
+        else if (isinf(v)) adi_emit_out(E, "        const adc_vd v%zu = ADC_SPLAT(%sHUGE_VAL);\n", i, v < 0 ? "-" : "");
+        else adi_emit_out(E, "        const adc_vd v%zu = ADC_SPLAT(%a);\n", i, v);
+    }
+    for (size_t i = ni + nc; i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        const adi_rule_text *r = &adi_emit_rules[c.op];
+        int guard = adi_op_is_guard(c.op);
+        if (guard) {
+            /* its value (0) feeds nothing: only its test */
+        } else if (pure(r->val)) {
+            adi_emit_out(E, "        const adc_vd v%zu = ", i);
+            adi_emit_rule(E, r->val, "v", i);
+            adi_emit_out(E, ";\n");
+        } else {
+            adi_emit_out(E, "        adc_vd v%zu;\n", i);
+            lanes(E, i, 0);
+            adi_emit_out(E, "                r_[l] = ");
+            adi_emit_rule(E, r->val, "s", i);
+            adi_emit_out(E, ";\n");
+            lanes_end(E, "v", i);
+        }
+        if (chk[i] && !guard) bound(E, "v", i, E->act[i] ? "DBL_MAX" : "INFINITY");
+        char cond[128];
+        if (!adi_is_null_literal(r->dom) && choice(r->dom, cond, sizeof cond)) {
+            adi_emit_out(E, "        bad |= (adc_vi)(");
+            adi_emit_rule(E, cond, "v", i);
+            adi_emit_out(E, ");\n");
+        } else if (!adi_is_null_literal(r->dom)) {
+            lanes(E, i, 0);
+            adi_emit_out(E, "                f_[l] |= (");
+            adi_emit_rule(E, r->dom, "s", i);
+            adi_emit_out(E, ") != NULL;\n");
+            lanes_end(E, NULL, 0);
+        }
+        if (E->act[i] && guard) status_flags(E, i);
+    }
+}
+
+/* one chain-rule term into operand o's adjoint: g<o> = 0 + p * g<i> when
+ * first, else g<o> += p * g<i>, p partial text s of node i */
+static void term(adi_emitter *E, size_t i, int32_t o, const char *s, int first)
+{
+    if (!pure(s)) {
+        char to[32];
+        snprintf(to, sizeof to, "p%" PRId32 "_", o);
+        adi_emit_out(E, "        adc_vd %s%zu;\n", to, i);
+        lanes(E, i, 1);
+        adi_emit_out(E, "                r_[l] = ");
+        adi_emit_rule(E, s, "s", i);
+        adi_emit_out(E, ";\n");
+        lanes_end(E, to, i);
+    }
+    adi_emit_out(E, first ? "        adc_vd g%" PRId32 " = 0.0 + " : "        g%" PRId32 " += ", o);
+    if (pure(s)) {
+        adi_emit_out(E, "(");
+        adi_emit_rule(E, s, "v", i);
+        adi_emit_out(E, ")");
+    } else {
+        adi_emit_out(E, "p%" PRId32 "_%zu", o, i);
+    }
+    adi_emit_out(E, " * g%zu;\n", i);
+}
+
+/* the reverse sweep of output r and the stores of its row section; set[]
+ * (t->n): scratch, which adjoints have been written */
+static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned char *set)
+{
+    const ad_tape *t = E->t;
+    const ad_plan *p = E->p;
+    size_t ni = t->ninputs, first = ni + t->nconsts, out = (size_t)t->outs[r];
+    memset(set, 0, t->n);
+    adi_emit_out(E, "        {\n");
+    if (grad && E->act[out]) {
+        adi_emit_out(E, "        const adc_vd g%zu = ADC_SPLAT(1.0);\n", out);
+        set[out] = 1;
+        for (size_t i = t->n; i-- > first;) {
+            if (!E->act[i]) continue;
+            const ad_instr c = t->code[i];
+            const adi_rule_text *rt = &adi_emit_rules[c.op];
+            if (!adi_op_is_guard(c.op)) status_flags(E, i);
+            if (!set[i]) continue;   /* its adjoint is 0: it passes nothing on */
+            for (int k = 0; k < 2; k++) {
+                int32_t o = k ? c.b : c.a;
+                if (o < 0 || !E->act[o]) continue;
+                term(E, i, o, k ? rt->db : rt->da, !set[o]);
+                set[o] = 1;
+            }
+        }
+        for (size_t i = 0; i < ni; i++)
+            if (E->act[i] && set[i]) bound(E, "g", i, "DBL_MAX");
+    }
+    adi_emit_out(E, "        for (int l = 0; l < nl; l++) {\n            double *o = out + (j + l) * stride;\n"
+                    "            o[%zu] = v%" PRId32 "[l];\n", r * per, t->outs[r]);
+    for (size_t k = 0; grad && k < p->L.ncols; k++) {
+        long in = p->col_input[k];
+        adi_emit_out(E, "            o[%zu] = ", r * per + 1 + k);
+        if (in >= 0 && E->act[in] && set[in]) adi_emit_out(E, "g%ld[l];\n", in);
+        else adi_emit_out(E, "0.0;\n");
+    }
+    adi_emit_out(E, "        }\n        }\n");
+}
+
+void adi_emit_block(adi_emitter *E, int lanes)
+{
+    const ad_tape *t = E->t;
+    const ad_plan *p = E->p;
+    int grad = p->L.grad != AD_ABSENT;
+    size_t per = 1 + (grad ? p->L.ncols : 0);
+    unsigned char *chk = E->need, *set = adi_malloc(t->n ? t->n : 1);
+    if (!set) {
+        E->fails = -1;
+        return;
+    }
+    /* the block's activity: the differentiated inputs, when a gradient is asked */
+    for (size_t i = 0; i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        E->act[i] = i < t->ninputs ? grad && p->diff[i]
+                    : i < t->ninputs + t->nconsts ? 0
+                                                  : (E->act[c.a] || (c.b >= 0 && E->act[c.b]));
+    }
+    adi_block_checks(t, chk);
+    adi_emit_out(E, "/* the lanes: %d points at a time */\n#define ADC_W %d\n"
+                    "typedef double adc_vd __attribute__((vector_size(%d)));\n"
+                    "typedef long long adc_vi __attribute__((vector_size(%d)));\n"
+                    "typedef unsigned long long adc_vu __attribute__((vector_size(%d)));\n",
+                 lanes, lanes, 8 * lanes, 8 * lanes, 8 * lanes);
+    adi_emit_out(E, "#define ADC_SPLAT(c) ((adc_vd){(c)");
+    for (int l = 1; l < lanes; l++) adi_emit_out(E, ", (c)");
+    adi_emit_out(E, "})\n#define ADC_LOAD(c) ((adc_vd){rw[0][c]");
+    for (int l = 1; l < lanes; l++) adi_emit_out(E, ", rw[%d][c]", l);
+    adi_emit_out(E, "})\n"
+                    "static inline adc_vd adc_abs(adc_vd x) { return (adc_vd)((adc_vu)x & 0x7fffffffffffffffull); }\n"
+                    "/* sin and cos as the block takes them: nan beyond the range of the\n"
+                    " * argument reduction, which flags the point (block_sweep.c) */\n"
+                    "static inline double adc_bsin(double x) { return adi_trig_ok(x) ? adi_sin_core(x) : NAN; }\n"
+                    "static inline double adc_bcos(double x) { return adi_trig_ok(x) ? adi_cos_core(x) : NAN; }\n"
+                    "#define adi_sin adc_bsin\n#define adi_cos adc_bcos\n\n");
+    adi_emit_out(E, "int %s(size_t np, const double *restrict x, size_t xstride, const long *restrict xcol,\n"
+                    "        const double *restrict fixed, double *restrict out, size_t stride,\n"
+                    "        unsigned char *restrict flags)\n{\n"
+                    "    for (size_t j = 0; j < np; j += ADC_W) {\n"
+                    "        const int nl = np - j < ADC_W ? (int)(np - j) : ADC_W;\n"
+                    "        const double *rw[ADC_W];\n"
+                    "        for (int l = 0; l < ADC_W; l++) rw[l] = x + (j + (l < nl ? l : 0)) * xstride;\n"
+                    "        adc_vi bad = {0};\n",
+                 E->o->name);
+    values(E, chk);
+    for (size_t r = 0; r < t->nout; r++) reverse(E, r, per, grad, set);
+    adi_emit_out(E, "        for (int l = 0; l < nl; l++) flags[j + l] = bad[l] != 0;\n    }\n    return 0;\n}\n");
+    free(set);
+}
+
+int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int lanes)
+{
+    const ad_tape *t = p->t;
+    ad_emit_options o = {0};
+    o.name = name;
+    adi_emitter E = {f, p, t, &o, adi_malloc(t->n ? t->n : 1), adi_malloc(t->n ? t->n : 1), 0};
+    int rc = -2;
+    if (E.act && E.need) {
+        adi_emit_out(&E, "/* %s.c - adcalc's batch replay of one tape, written by --jit for the\n"
+                         " * C compiler */\n", name);
+        adi_emit_runtime_text(&E);
+        adi_emit_block(&E, lanes == 4 ? 4 : 2);
+        rc = E.fails < 0 ? -2 : fflush(f) != 0 || ferror(f) ? -1 : 0;
+    }
+    free(E.act);
+    free(E.need);
+    return rc;
+}
