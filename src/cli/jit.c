@@ -168,12 +168,17 @@ static int run(char *const argv[])
 {
     extern char **environ;
     posix_spawn_file_actions_t fa;
-    if (posix_spawn_file_actions_init(&fa) != 0) return -1;
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    /* (its output never reaches ours: stdin, stdout and stderr /dev/null) */
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
     pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    if ((rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) == 0 &&
+        (rc = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0)) == 0 &&
+        (rc = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0)) == 0)
+        rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
         errno = rc;
@@ -198,14 +203,15 @@ static int seal(const char *path)
     return fclose(f) != 0 || bad ? -1 : 0;
 }
 
-/* the cache directory, made (0700) when absent, into dir; 0 or -1 (errno) */
+/* the cache directory, made (0700) when absent, into dir; 0 or -1 (errno,
+ * or 0: a directory not the user's own, or that others may write to) */
 static int cache_dir(char *dir, size_t size)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     int n;
     if (xdg && xdg[0] == '/') n = snprintf(dir, size, "%s/adcalc", xdg);
     else if (home && home[0] == '/') n = snprintf(dir, size, "%s/.cache/adcalc", home);
-    else return errno = ENOENT, -1;
+    else return snprintf(dir, size, "$HOME/.cache/adcalc"), errno = ENOENT, -1;
     if (n < 0 || (size_t)n >= size) return errno = ENAMETOOLONG, -1;
     /* each missing directory on the way, then the last */
     for (char *s = dir + 1; *s; s++) {
@@ -216,6 +222,11 @@ static int cache_dir(char *dir, size_t size)
         if (rc < 0 && errno != EEXIST) return -1;
     }
     if (mkdir(dir, 0700) < 0 && errno != EEXIST) return -1;
+    /* the code loaded from it runs as this user: only a directory of this
+     * user's that no one else may write to */
+    struct stat st;
+    if (stat(dir, &st) < 0) return -1;
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) return errno = 0, -1;
     return 0;
 }
 
@@ -321,7 +332,10 @@ int cli_jit_load(cli_jit *J, const ad_plan *p, const ad_tape *t)
     rc = 0;
     char dir[4096], path[4200];
     int cached = cache_dir(dir, sizeof dir) == 0;
-    const char *nocache = cached ? NULL : strerror(errno);
+    char nocache[300] = "";
+    if (!cached)
+        snprintf(nocache, sizeof nocache, "%.200s: %s", dir,
+                 errno ? strerror(errno) : "not this user's own, or others may write to it");
     if (!cached) {
         const char *tmp = getenv("TMPDIR");
         snprintf(dir, sizeof dir, "%s/adcalc-jit-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
