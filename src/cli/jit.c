@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -307,6 +308,17 @@ int cli_jit_load(cli_jit *J, const ad_plan *p, const ad_tape *t)
     if (ad_tape_size(t) > CLI_JIT_MAX_NODES) {
         snprintf(J->note, sizeof J->note, "not used: the tape has %zu nodes, more than --jit compiles (%d)",
                  ad_tape_size(t), CLI_JIT_MAX_NODES);
+        return 0;
+    }
+    /* the compiled function keeps a value and an adjoint per node in its
+     * frame (16 bytes a node measured for F5; 64 allowed): at most a
+     * quarter of the stack every thread has (ulimit -s; glibc's threads
+     * get the same) */
+    struct rlimit rl;
+    size_t stack = getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (size_t)rl.rlim_cur : (size_t)8 << 20;
+    if (ad_tape_size(t) * CLI_JIT_FRAME_PER_NODE > stack / 4) {
+        snprintf(J->note, sizeof J->note, "not used: the tape's %zu nodes need about %zu KB of stack, more than a quarter of"
+                 " the %zu KB of ulimit -s", ad_tape_size(t), ad_tape_size(t) * CLI_JIT_FRAME_PER_NODE / 1024, stack / 1024);
         return 0;
     }
     char *ccbuf, *src = NULL;

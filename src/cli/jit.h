@@ -8,6 +8,8 @@
 /* the longest tape --jit compiles, in nodes: a compiler's time and memory
  * grow faster than the function it compiles (documented in adcalc.1) */
 #define CLI_JIT_MAX_NODES 20000
+/* the stack the compiled function may take per node, in bytes (jit.c) */
+#define CLI_JIT_FRAME_PER_NODE 64
 
 typedef struct {
     void *handle;        /* the loaded object, or NULL */
