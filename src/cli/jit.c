@@ -44,11 +44,11 @@
 
 /* the compiler's options after its command ($CC may hold options too):
  * -O3 for the lane loops' vectoriser; no-trapping-math only lets it
- * compute both arms of a choice (nothing reads the exception flags) and
- * no-math-errno lets sqrt be an instruction: no result changes (the
- * block replay's own options, block_sweep.c) */
-static const char *const cflags[] = {"-std=c99", "-O3", "-fno-trapping-math", "-ffp-contract=off", "-fno-math-errno",
-                                     "-fPIC", "-shared", NULL};
+ * compute both arms of a choice (nothing reads the exception flags): the
+ * block replay's own options (block_sweep.c).  Not -fno-math-errno: with
+ * it GCC rewrites pow(x, -1) as 1/x, not the C library's last bit. */
+static const char *const cflags[] = {"-std=c99", "-O3", "-fno-trapping-math", "-ffp-contract=off", "-fPIC", "-shared",
+                                     NULL};
 
 /* FNV-1a, 64 bits, from seed h */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)

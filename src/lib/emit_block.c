@@ -137,12 +137,8 @@ static void values(adi_emitter *E, const unsigned char *chk)
     for (size_t i = 0; i < ni; i++)
         adi_emit_out(E, "        adc_vd v%zu;\n        if (xcol[%zu] >= 0) v%zu = ADC_LOAD(xcol[%zu]);\n"
                         "        else v%zu = ADC_SPLAT(fixed[%zu]);\n", i, i, i, i, i, i);
-    for (size_t i = ni; i < ni + nc; i++) {
-        double v = t->cval[i - ni];
-        if (isnan(v)) adi_emit_out(E, "        const adc_vd v%zu = ADC_SPLAT(NAN);\n", i);
-        else if (isinf(v)) adi_emit_out(E, "        const adc_vd v%zu = ADC_SPLAT(%sHUGE_VAL);\n", i, v < 0 ? "-" : "");
-        else adi_emit_out(E, "        const adc_vd v%zu = ADC_SPLAT(%a);\n", i, v);
-    }
+    for (size_t i = ni; i < ni + nc; i++)
+        adi_emit_out(E, "        const adc_vd v%zu = ADC_SPLAT(adc_k[%zu]);\n", i, i - ni);
     for (size_t i = ni + nc; i < t->n; i++) {
         const ad_instr c = t->code[i];
         const adi_rule_text *r = &adi_emit_rules[c.op];
@@ -277,6 +273,19 @@ void adi_emit_block(adi_emitter *E, int lanes)
                     "static inline double adc_bsin(double x) { return adi_trig_ok(x) ? adi_sin_core(x) : NAN; }\n"
                     "static inline double adc_bcos(double x) { return adi_trig_ok(x) ? adi_cos_core(x) : NAN; }\n"
                     "#define adi_sin adc_bsin\n#define adi_cos adc_bcos\n\n");
+    /* the constants, where the compiler cannot see them: a call with a
+     * constant argument would be evaluated while compiling (GCC folds
+     * pow(x, -1) into 1/x, sinh(1.3) with MPFR), the last bit not always
+     * the C library's that the interpreter calls */
+    adi_emit_out(E, "double adc_k[%zu] = {", t->nconsts ? t->nconsts : 1);
+    for (size_t k = 0; k < t->nconsts; k++) {
+        double v = t->cval[k];
+        adi_emit_out(E, k % 4 ? ", " : "\n    ");
+        if (isnan(v)) adi_emit_out(E, "NAN");
+        else if (isinf(v)) adi_emit_out(E, "%sHUGE_VAL", v < 0 ? "-" : "");
+        else adi_emit_out(E, "%a", v);
+    }
+    adi_emit_out(E, "%s};\n\n", t->nconsts ? "\n" : "0");
     adi_emit_out(E, "int %s(size_t np, const double *restrict x, size_t xstride, const long *restrict xcol,\n"
                     "        const double *restrict fixed, double *restrict out, size_t stride,\n"
                     "        unsigned char *restrict flags)\n{\n"
