@@ -540,7 +540,7 @@ static void count_uses(const ad_tape *t, unsigned char *uses)
 
 /* fz[i]: the fused[] pair node i is the outer node of, FZ_INNER when it is
  * computed inside its consumer, else -1.  A pair is fused when ops.def
- * lists it (FUSE), the inner node is used only there and is checked
+ * lists it (FUSE), the inner node is the one before, used only there and checked
  * nowhere (chk), neither node has a domain, status or kept partial, and
  * the rows the pair writes belong to distinct nodes.  uses: count_uses. */
 static void find_fusions(const ad_tape *t, const ad_block *bk, int *fz, const unsigned char *uses)
@@ -554,6 +554,10 @@ static void find_fusions(const ad_tape *t, const ad_block *bk, int *fz, const un
             if (fused[f].outer != (int)c.op || k < (long)first || (int)t->code[k].op != fused[f].inner) continue;
             const ad_instr in = t->code[k];
             if (uses[k] != 1 || fz[k] != -1 || bk->chk[k] || bk->prow[k] >= 0 || bk->prow[i] >= 0) continue;
+            /* the inner node just before: the pair adds the inner node's
+             * terms at the outer's step, which is the scalar engines'
+             * order only when no node between reads its operands */
+            if ((size_t)k + 1 != i) continue;
             if (adi_op_has_domain(c.op) || adi_op_has_status(c.op) || adi_op_has_domain(in.op) ||
                 adi_op_has_status(in.op))
                 continue;
