@@ -22,6 +22,7 @@
 #include "config.h"
 #endif
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,9 +47,10 @@
  * -O3 for the lane loops' vectoriser; no-trapping-math only lets it
  * compute both arms of a choice (nothing reads the exception flags): the
  * block replay's own options (block_sweep.c).  Not -fno-math-errno: with
- * it GCC rewrites pow(x, -1) as 1/x, not the C library's last bit. */
-static const char *const cflags[] = {"-std=c99", "-O3", "-fno-trapping-math", "-ffp-contract=off", "-fPIC", "-shared",
-                                     NULL};
+ * it GCC rewrites pow(x, -1) as 1/x, not the C library's last bit; and
+ * -fno-fast-math after $CC's words, which may hold -ffast-math. */
+static const char *const cflags[] = {"-std=c99", "-O3", "-fno-trapping-math", "-ffp-contract=off", "-fno-fast-math",
+                                     "-fPIC", "-shared", NULL};
 
 /* FNV-1a, 64 bits, from seed h */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -61,7 +63,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 
 /* the trailer of an entry: its bytes' checksum, TRAILER_LEN bytes */
 #define TRAILER "\nadcalc-jit %016llx\n"
-#define TRAILER_LEN 29
+#define TRAILER_LEN (int)(sizeof "\nadcalc-jit \n" - 1 + 16)
 /* the line defining the object's key, after the C text */
 #define KEY_LINE 80
 
@@ -102,6 +104,7 @@ static char **compiler(char **buf, size_t *n, int *lanes)
     *buf = malloc(len + 1);
     char **argv = malloc((len / 2 + 2 + sizeof cflags / sizeof *cflags + 6) * sizeof *argv);
     if (!*buf || !argv) {
+        free(*buf);
         free(argv);
         return NULL;
     }
@@ -123,9 +126,17 @@ static char **compiler(char **buf, size_t *n, int *lanes)
  * else NULL, with why (a static text) */
 static void *load(const char *path, const char *key, const char **why)
 {
-    FILE *f = fopen(path, "rb");
+    /* never blocking (a FIFO), never through a symbolic link, a regular file */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        *why = errno == ENOENT ? "absent" : "damaged";
+        return NULL;
+    }
+    FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
     if (!f) {
-        *why = errno == ENOENT ? "absent" : "unreadable";
+        close(fd);
+        *why = "damaged";
         return NULL;
     }
     /* the whole file, for its checksum (an object of a few hundred KB) */
@@ -144,17 +155,21 @@ static void *load(const char *path, const char *key, const char **why)
         len += k = fread(buf + len, 1, cap - len, f);
     } while (k > 0);
     bad |= ferror(f);
-    fclose(f);
     char want[TRAILER_LEN + 1] = "";
     if (!bad && len >= TRAILER_LEN)
         snprintf(want, sizeof want, TRAILER, (unsigned long long)fnv(FNV_SEED, buf, len - TRAILER_LEN));
     bad |= len < TRAILER_LEN || memcmp(want, buf + len - TRAILER_LEN, TRAILER_LEN) != 0;
     free(buf);
     if (bad) {
+        fclose(f);
         *why = "damaged";
         return NULL;
     }
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* the very file checked, through its descriptor where /proc has it */
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fileno(f));
+    void *lib = dlopen(access(self, R_OK) == 0 ? self : path, RTLD_NOW | RTLD_LOCAL);
+    fclose(f);
     const char *k2 = lib ? dlsym(lib, "adcalc_jit_key") : NULL;
     if (!lib || !k2 || strcmp(k2, key) != 0 || !dlsym(lib, "adcalc_jit")) {
         if (lib) dlclose(lib);
@@ -164,7 +179,8 @@ static void *load(const char *path, const char *key, const char **why)
     return lib;
 }
 
-/* runs argv; its exit status, or -1 with errno when it cannot start */
+/* runs argv; its exit status, -1 with errno when it cannot start, or -2
+ * when it ran out of time */
 static int run(char *const argv[])
 {
     extern char **environ;
@@ -185,9 +201,20 @@ static int run(char *const argv[])
         errno = rc;
         return -1;
     }
+    /* waited for CLI_JIT_TIMEOUT seconds at most, then killed */
     int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
+    double end = now() + CLI_JIT_TIMEOUT;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) return -1;
+        if (now() > end) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+            return -2;
+        }
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
@@ -288,7 +315,9 @@ static int build(cli_jit *J, char **argv, size_t nw, const char *dir, const char
     *secs = now() - t0;
     unlink(csrc);
     if (st != 0) {
-        if (st < 0) snprintf(J->note, sizeof J->note, "not used: cannot run %s: %s", argv[0], strerror(errno));
+        if (st == -2)
+            snprintf(J->note, sizeof J->note, "not used: %s took more than %d s, and was stopped", argv[0], CLI_JIT_TIMEOUT);
+        else if (st < 0) snprintf(J->note, sizeof J->note, "not used: cannot run %s: %s", argv[0], strerror(errno));
         else snprintf(J->note, sizeof J->note, "not used: %s failed (exit status %d)", argv[0], st);
         unlink(obj);
         return 1;
@@ -311,11 +340,11 @@ int cli_jit_load(cli_jit *J, const ad_plan *p, const ad_tape *t)
         return 0;
     }
     /* the compiled function keeps a value and an adjoint per node in its
-     * frame (16 bytes a node measured for F5; 64 allowed): at most a
-     * quarter of the stack every thread has (ulimit -s; glibc's threads
-     * get the same) */
+     * frame (16 bytes a node measured for F5, 83 for a tape of calls):
+     * at most a quarter of the stack every thread has (ulimit -s, which
+     * glibc's threads get too; 2 MB when it is unlimited) */
     struct rlimit rl;
-    size_t stack = getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (size_t)rl.rlim_cur : (size_t)8 << 20;
+    size_t stack = getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (size_t)rl.rlim_cur : (size_t)2 << 20;
     if (ad_tape_size(t) * CLI_JIT_FRAME_PER_NODE > stack / 4) {
         snprintf(J->note, sizeof J->note, "not used: the tape's %zu nodes need about %zu KB of stack, more than a quarter of"
                  " the %zu KB of ulimit -s", ad_tape_size(t), ad_tape_size(t) * CLI_JIT_FRAME_PER_NODE / 1024, stack / 1024);

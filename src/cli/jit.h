@@ -7,9 +7,11 @@
 
 /* the longest tape --jit compiles, in nodes: a compiler's time and memory
  * grow faster than the function it compiles (documented in adcalc.1) */
-#define CLI_JIT_MAX_NODES 20000
+#define CLI_JIT_MAX_NODES 10000
 /* the stack the compiled function may take per node, in bytes (jit.c) */
-#define CLI_JIT_FRAME_PER_NODE 64
+#define CLI_JIT_FRAME_PER_NODE 128
+/* the seconds a compilation may take before it is stopped */
+#define CLI_JIT_TIMEOUT 30
 
 typedef struct {
     void *handle;        /* the loaded object, or NULL */

@@ -416,7 +416,7 @@ int ad_emit_c(FILE *f, const ad_plan *p, const ad_emit_options *o);
 /* Compiled batch replay (--jit).  ad_emit_block_c writes, for a plan that
  * ad_plan_blocks accepts and a tape without control flow, one C file (C99
  * with GCC's vector types, for gcc and clang) defining ad_block_fn `name`:
- * the block replay of ad_derive_rows unrolled over the tape, `lanes`
+ * the block replay of ad_derive_rows unrolled over the tape, `width`
  * points at a time (4 for AVX2, else 2), with the block's checks (a
  * flagged point is left to the scalar engines), so that the rows it fills
  * are the interpreter's to the bit.  0, -1 on a write error, -2 when out
@@ -427,7 +427,7 @@ int ad_emit_c(FILE *f, const ad_plan *p, const ad_emit_options *o);
  * ad_block_run_rows, rows stride apart; returns 0. */
 typedef int ad_block_fn(size_t np, const double *x, size_t xstride, const long *xcol, const double *fixed,
                         double *out, size_t stride, unsigned char *flags);
-int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int lanes);
+int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int width);
 void ad_block_use(ad_block *b, const ad_plan *p, ad_block_fn *fn);
 
 /* ---- names, numbers and statements the command shares ---- */

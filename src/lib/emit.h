@@ -38,7 +38,7 @@ void adi_emit_rule(adi_emitter *E, const char *s, const char *pre, size_t i);
 void adi_emit_runtime_text(adi_emitter *E);
 /* writes the function: the plan's derivation step over its tape */
 void adi_emit_function(adi_emitter *E);
-/* writes --jit's block function (ad_emit_block_c), lanes 2 or 4 */
-void adi_emit_block(adi_emitter *E, int lanes);
+/* writes --jit's block function (ad_emit_block_c), width 2 or 4 lanes */
+void adi_emit_block(adi_emitter *E, int width);
 
 #endif

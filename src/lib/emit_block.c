@@ -24,7 +24,7 @@
 #include "block.h"
 #include "alloc.h"
 
-/* The points of a block go through the code `lanes` at a time, as the
+/* The points of a block go through the code `width` at a time, as the
  * lanes of GCC's vector types (gcc and clang): a rule that is plain
  * arithmetic of its operands (pure) is written once for all lanes, any
  * other (a call, a comparison, a choice) lane by lane. */
@@ -174,13 +174,14 @@ static void values(adi_emitter *E, const unsigned char *chk)
     }
 }
 
-/* one chain-rule term into operand o's adjoint: g<o> = 0 + p * g<i> when
- * first, else g<o> += p * g<i>, p partial text s of node i */
-static void term(adi_emitter *E, size_t i, int32_t o, const char *s, int first)
+/* one chain-rule term into operand o (slot k) of node i: g<o> = 0 + p *
+ * g<i> when first, else g<o> += p * g<i>, p the partial (text s); one
+ * not plain arithmetic is computed lane by lane into p<o>_<i>_<k> */
+static void chain_term(adi_emitter *E, size_t i, int k, int32_t o, const char *s, int first)
 {
     if (!pure(s)) {
         char to[32];
-        snprintf(to, sizeof to, "p%" PRId32 "_", o);
+        snprintf(to, sizeof to, "p%" PRId32 "_%d_", o, k);
         adi_emit_out(E, "        adc_vd %s%zu;\n", to, i);
         lanes(E, i, 1);
         adi_emit_out(E, "                r_[l] = ");
@@ -194,7 +195,7 @@ static void term(adi_emitter *E, size_t i, int32_t o, const char *s, int first)
         adi_emit_rule(E, s, "v", i);
         adi_emit_out(E, ")");
     } else {
-        adi_emit_out(E, "p%" PRId32 "_%zu", o, i);
+        adi_emit_out(E, "p%" PRId32 "_%d_%zu", o, k, i);
     }
     adi_emit_out(E, " * g%zu;\n", i);
 }
@@ -220,7 +221,7 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
             for (int k = 0; k < 2; k++) {
                 int32_t o = k ? c.b : c.a;
                 if (o < 0 || !E->act[o]) continue;
-                term(E, i, o, k ? rt->db : rt->da, !set[o]);
+                chain_term(E, i, k, o, k ? rt->db : rt->da, !set[o]);
                 set[o] = 1;
             }
         }
@@ -238,7 +239,7 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
     adi_emit_out(E, "        }\n        }\n");
 }
 
-void adi_emit_block(adi_emitter *E, int lanes)
+void adi_emit_block(adi_emitter *E, int width)
 {
     const ad_tape *t = E->t;
     const ad_plan *p = E->p;
@@ -261,11 +262,11 @@ void adi_emit_block(adi_emitter *E, int lanes)
                     "typedef double adc_vd __attribute__((vector_size(%d)));\n"
                     "typedef long long adc_vi __attribute__((vector_size(%d)));\n"
                     "typedef unsigned long long adc_vu __attribute__((vector_size(%d)));\n",
-                 lanes, lanes, 8 * lanes, 8 * lanes, 8 * lanes);
+                 width, width, 8 * width, 8 * width, 8 * width);
     adi_emit_out(E, "#define ADC_SPLAT(c) ((adc_vd){(c)");
-    for (int l = 1; l < lanes; l++) adi_emit_out(E, ", (c)");
+    for (int l = 1; l < width; l++) adi_emit_out(E, ", (c)");
     adi_emit_out(E, "})\n#define ADC_LOAD(c) ((adc_vd){rw[0][c]");
-    for (int l = 1; l < lanes; l++) adi_emit_out(E, ", rw[%d][c]", l);
+    for (int l = 1; l < width; l++) adi_emit_out(E, ", rw[%d][c]", l);
     adi_emit_out(E, "})\n"
                     "static inline adc_vd adc_abs(adc_vd x) { return (adc_vd)((adc_vu)x & 0x7fffffffffffffffull); }\n"
                     "/* sin and cos as the block takes them: nan beyond the range of the\n"
@@ -280,7 +281,7 @@ void adi_emit_block(adi_emitter *E, int lanes)
     adi_emit_out(E, "double adc_k[%zu] = {", t->nconsts ? t->nconsts : 1);
     for (size_t k = 0; k < t->nconsts; k++) {
         double v = t->cval[k];
-        adi_emit_out(E, k % 4 ? ", " : "\n    ");
+        adi_emit_out(E, k == 0 ? "\n    " : k % 4 ? ", " : ",\n    ");
         if (isnan(v)) adi_emit_out(E, "NAN");
         else if (isinf(v)) adi_emit_out(E, "%sHUGE_VAL", v < 0 ? "-" : "");
         else adi_emit_out(E, "%a", v);
@@ -301,7 +302,7 @@ void adi_emit_block(adi_emitter *E, int lanes)
     free(set);
 }
 
-int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int lanes)
+int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int width)
 {
     const ad_tape *t = p->t;
     ad_emit_options o = {0};
@@ -312,7 +313,7 @@ int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int lanes)
         adi_emit_out(&E, "/* %s.c - adcalc's batch replay of one tape, written by --jit for the\n"
                          " * C compiler */\n", name);
         adi_emit_runtime_text(&E);
-        adi_emit_block(&E, lanes == 4 ? 4 : 2);
+        adi_emit_block(&E, width == 4 ? 4 : 2);
         rc = E.fails < 0 ? -2 : fflush(f) != 0 || ferror(f) ? -1 : 0;
     }
     free(E.act);
