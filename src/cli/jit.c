@@ -18,9 +18,6 @@
  * and replaced.  Without a cache directory the object is built in a
  * temporary directory and removed once loaded. */
 #define _GNU_SOURCE 1   /* mkstemps */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
