@@ -45,8 +45,9 @@
  * compute both arms of a choice (nothing reads the exception flags): the
  * block replay's own options (block_sweep.c).  Not -fno-math-errno: with
  * it GCC rewrites pow(x, -1) as 1/x, not the C library's last bit; and
- * -fno-fast-math after $CC's words, which may hold -ffast-math. */
-static const char *const cflags[] = {"-std=c99", "-O3", "-fno-trapping-math", "-ffp-contract=off", "-fno-fast-math",
+ * -fno-fast-math after $CC's words, which may hold -ffast-math, and
+ * before the others, which it would undo (it turns trapping math on). */
+static const char *const cflags[] = {"-std=c99", "-O3", "-fno-fast-math", "-fno-trapping-math", "-ffp-contract=off",
                                      "-fPIC", "-shared", NULL};
 
 /* FNV-1a, 64 bits, from seed h */
