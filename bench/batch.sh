@@ -504,24 +504,8 @@ if ! $cc -O2 -Wall -o "$work/limit_filter" "$peers/src/limit_filter.c" -lm; then
 fi
 
 # the expressions and their variables
-nvars() { case $1 in F1 | F2) echo 2 ;; F3) echo 10 ;; F4) echo 5 ;; F5) echo 100 ;; esac; }
-vars_of() {
-    case $1 in
-    F1 | F2) echo x,y ;;
-    F4) echo S,K,T,r,v ;;
-    *) awk -v n="$(nvars "$1")" 'BEGIN { for (i = 0; i < n; i++) printf "%sx%d", i ? "," : "", i; print "" }' ;;
-    esac
-}
-printf '%s\n' 'x*y + sin(x)' >"$work/F1.expr"
-printf '%s\n' '(1-x)^2 + 100*(y-x^2)^2' >"$work/F2.expr"
-awk 'BEGIN { for (i = 0; i < 9; i++) printf "exp(-x%d^2)*sin(x%d) + log(1+x%d^2) + ", i, i + 1, i; print "sqrt(1+x9^2)" }' >"$work/F3.expr"
-cat >"$work/F4.expr" <<'EOF'
-N(z) = 0.5*(1+erf(z/sqrt(2)))
-d1 = (log(S/K)+(r+v^2/2)*T)/(v*sqrt(T))
-d2 = d1 - v*sqrt(T)
-S*N(d1) - K*exp(-r*T)*N(d2)
-EOF
-awk 'BEGIN { for (i = 0; i < 99; i++) printf "%s100*(x%d-x%d^2)^2 + (1-x%d)^2", i ? " + " : "", i + 1, i, i; print "" }' >"$work/F5.expr"
+. "$here/funcs.sh"
+write_exprs "$work"
 for F in F1 F2 F3 F4 F5; do
     # pass-through: the first variable alone
     vars_of $F | cut -d, -f1 >"$work/$F.pass"
