@@ -387,7 +387,7 @@ ad_errclass ad_derive(const ad_plan *p, ad_work *w, const double *point, double 
 int ad_plan_blocks(const ad_plan *p);
 /* The rows of np <= ad_block_width points: point j's first nlead variables
  * at rows + j * stride, the others from tail (rq->vars[nlead..]).  out
- * receives np rows of width numbers; flags[j] is set for a point the block
+ * receives np rows of width numbers; flags[j] is 1 for a point the block
  * could not finish: derive it with ad_derive, which says what happened.
  * For a program with control flow the rows replay the path w used last
  * (ad_derive's): a row whose path differs is flagged.

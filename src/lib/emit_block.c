@@ -11,9 +11,13 @@
  *     beyond a double on a differentiated path (any nan elsewhere; only
  *     where adi_block_checks says), a domain error, a guard's tie;
  *   - per output, the reverse sweep with the plain product as the
- *     chain-rule term, each adjoint's first contribution 0 + term, and
- *     the partials' statuses (kinks, singular points) as flags;
+ *     chain-rule term, each input adjoint's first contribution 0 + term
+ *     (chain_term says why the others need not be), and the partials'
+ *     statuses (kinks, singular points) as flags;
  *   - a flag for an input adjoint that is nan or infinite.
+ * An input's adjoint is stored into the rows once its last term is in,
+ * not kept to the end of the sweep; the rows two blocks on are fetched
+ * ahead (F5: 1.4x the hand-written gradient in process became 1.15x).
  * A flagged point is recomputed by the scalar engines, as after the
  * block; every other point gets the block's numbers, which are the scalar
  * engines' to the bit.  Which adjoint is written first is known here,
@@ -174,9 +178,19 @@ static void values(adi_emitter *E, const unsigned char *chk)
     }
 }
 
-/* one chain-rule term into operand o (slot k) of node i: g<o> = 0 + p *
- * g<i> when first, else g<o> += p * g<i>, p the partial (text s); one
- * not plain arithmetic is computed lane by lane into p<o>_<i>_<k> */
+/* one chain-rule term into operand o (slot k) of node i: g<o> = p * g<i>
+ * when first, else g<o> += p * g<i>, p the partial (text s); one not
+ * plain arithmetic is computed lane by lane into p<o>_<i>_<k>.
+ *
+ * The block starts every adjoint at 0 + term; here only an input's does.
+ * 0 + t differs from t only when t is -0, and a zero's sign changes no
+ * nonzero number downstream (p * +-0 is a zero, y + +-0 is y), nor a nan
+ * (inf * +-0 is the same nan): what it can change is the sign of a zero
+ * adjoint further down.  An input's adjoint is a sum from 0 + its first
+ * term, and a sum that starts at +0 is +0 whenever it is zero, whatever
+ * the signs of its zero terms: so the input's adjoints, which are all that
+ * is written, are the block's to the bit, with one add each where the
+ * block has one per node. */
 static void chain_term(adi_emitter *E, size_t i, int k, int32_t o, const char *s, int first)
 {
     if (!pure(s)) {
@@ -189,7 +203,8 @@ static void chain_term(adi_emitter *E, size_t i, int k, int32_t o, const char *s
         adi_emit_out(E, ";\n");
         lanes_end(E, to, i);
     }
-    adi_emit_out(E, first ? "        adc_vd g%" PRId32 " = 0.0 + " : "        g%" PRId32 " += ", o);
+    if (!first) adi_emit_out(E, "        g%" PRId32 " += ", o);
+    else adi_emit_out(E, (size_t)o < E->t->ninputs ? "        adc_vd g%" PRId32 " = 0.0 + " : "        adc_vd g%" PRId32 " = ", o);
     if (pure(s)) {
         adi_emit_out(E, "(");
         adi_emit_rule(E, s, "v", i);
@@ -200,15 +215,30 @@ static void chain_term(adi_emitter *E, size_t i, int k, int32_t o, const char *s
     adi_emit_out(E, " * g%zu;\n", i);
 }
 
-/* the reverse sweep of output r and the stores of its row section; set[]
- * (t->n): scratch, which adjoints have been written */
-static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned char *set)
+/* vector e's lanes into the points' rows at number `at` (ADC_STORE: a
+ * full block's lanes without a loop) */
+static void store(adi_emitter *E, size_t at, const char *e)
+{
+    adi_emit_out(E, "        ADC_STORE(%zu, %s);\n", at, e);
+}
+
+/* the reverse sweep of output r and the stores of its row section.
+ * set[] (t->n): scratch, 1 where an adjoint has been written, 2 once an
+ * input's is stored; last[i] (an input's): the first node that reads it,
+ * whose term is the last its adjoint gets; col[i]: its first column, or
+ * -1, next[k]: the input's column after column k, or -1.
+ * An input's adjoint is checked and stored as soon as it is complete, so
+ * that it need not live in a register or the stack to the end. */
+static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned char *set, const size_t *last,
+                    const long *col, const long *next)
 {
     const ad_tape *t = E->t;
-    const ad_plan *p = E->p;
-    size_t ni = t->ninputs, first = ni + t->nconsts, out = (size_t)t->outs[r];
+    size_t ni = t->ninputs, first = ni + t->nconsts, out = (size_t)t->outs[r], base = r * per + 1;
+    char e[48];
     memset(set, 0, t->n);
     adi_emit_out(E, "        {\n");
+    snprintf(e, sizeof e, "v%zu", out);
+    store(E, r * per, e);
     if (grad && E->act[out]) {
         adi_emit_out(E, "        const adc_vd g%zu = ADC_SPLAT(1.0);\n", out);
         set[out] = 1;
@@ -224,19 +254,29 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
                 chain_term(E, i, k, o, k ? rt->db : rt->da, !set[o]);
                 set[o] = 1;
             }
+            for (int k = 0; k < 2; k++) {
+                int32_t o = k ? c.b : c.a;
+                if (o < 0 || (size_t)o >= ni || set[o] != 1 || last[o] != i) continue;
+                bound(E, "g", (size_t)o, "DBL_MAX");
+                snprintf(e, sizeof e, "g%" PRId32, o);
+                for (long k = col[o]; k >= 0; k = next[k]) store(E, base + (size_t)k, e);
+                set[o] = 2;
+            }
         }
+        /* (an input whose first reader passed it nothing) */
         for (size_t i = 0; i < ni; i++)
-            if (E->act[i] && set[i]) bound(E, "g", i, "DBL_MAX");
+            if (E->act[i] && set[i] == 1) {
+                bound(E, "g", i, "DBL_MAX");
+                snprintf(e, sizeof e, "g%zu", i);
+                for (long k = col[i]; k >= 0; k = next[k]) store(E, base + (size_t)k, e);
+                set[i] = 2;
+            }
     }
-    adi_emit_out(E, "        for (int l = 0; l < nl; l++) {\n            double *o = out + (j + l) * stride;\n"
-                    "            o[%zu] = v%" PRId32 "[l];\n", r * per, t->outs[r]);
-    for (size_t k = 0; grad && k < p->L.ncols; k++) {
-        long in = p->col_input[k];
-        adi_emit_out(E, "            o[%zu] = ", r * per + 1 + k);
-        if (in >= 0 && E->act[in] && set[in]) adi_emit_out(E, "g%ld[l];\n", in);
-        else adi_emit_out(E, "0.0;\n");
+    for (size_t k = 0; grad && k < E->p->L.ncols; k++) {
+        long in = E->p->col_input[k];
+        if (in < 0 || set[in] != 2) store(E, base + k, "ADC_SPLAT(0.0)");
     }
-    adi_emit_out(E, "        }\n        }\n");
+    adi_emit_out(E, "        }\n");
 }
 
 void adi_emit_block(adi_emitter *E, int width)
@@ -245,10 +285,24 @@ void adi_emit_block(adi_emitter *E, int width)
     const ad_plan *p = E->p;
     int grad = p->L.grad != AD_ABSENT;
     size_t per = 1 + (grad ? p->L.ncols : 0);
+    size_t ni = t->ninputs, nc = p->L.ncols;
     unsigned char *chk = E->need, *set = adi_malloc(t->n ? t->n : 1);
-    if (!set) {
+    size_t *last = adi_malloc((ni ? ni : 1) * sizeof *last);
+    long *col = adi_malloc((ni ? ni : 1) * sizeof *col), *next = adi_malloc((nc ? nc : 1) * sizeof *next);
+    if (!set || !last || !col || !next) {
         E->fails = -1;
-        return;
+        goto done;
+    }
+    for (size_t i = 0; i < ni; i++) last[i] = SIZE_MAX, col[i] = -1;
+    for (size_t i = t->n; i-- > ni + t->nconsts;) {
+        const ad_instr c = t->code[i];
+        if ((size_t)c.a < ni) last[c.a] = i;
+        if (c.b >= 0 && (size_t)c.b < ni) last[c.b] = i;
+    }
+    for (size_t k = nc; k-- > 0;) {
+        long in = p->col_input[k];
+        next[k] = in >= 0 ? col[in] : -1;
+        if (in >= 0) col[in] = (long)k;
     }
     /* the block's activity: the differentiated inputs, when a gradient is asked */
     for (size_t i = 0; i < t->n; i++) {
@@ -267,7 +321,11 @@ void adi_emit_block(adi_emitter *E, int width)
     for (int l = 1; l < width; l++) adi_emit_out(E, ", (c)");
     adi_emit_out(E, "})\n#define ADC_LOAD(c) ((adc_vd){rw[0][c]");
     for (int l = 1; l < width; l++) adi_emit_out(E, ", rw[%d][c]", l);
-    adi_emit_out(E, "})\n"
+    adi_emit_out(E, "})\n");
+    adi_emit_out(E, "#define ADC_STORE(k, e) do { const adc_vd e_ = (e); \\\n"
+                    "        if (nl == ADC_W) { ");
+    for (int l = 0; l < width; l++) adi_emit_out(E, "out[(j + %d) * stride + (k)] = e_[%d]; ", l, l);
+    adi_emit_out(E, "} \\\n        else for (int l = 0; l < nl; l++) out[(j + l) * stride + (k)] = e_[l]; } while (0)\n"
                     "static inline adc_vd adc_abs(adc_vd x) { return (adc_vd)((adc_vu)x & 0x7fffffffffffffffull); }\n"
                     "/* sin and cos as the block takes them: nan beyond the range of the\n"
                     " * argument reduction, which flags the point (block_sweep.c) */\n"
@@ -294,12 +352,20 @@ void adi_emit_block(adi_emitter *E, int width)
                     "        const int nl = np - j < ADC_W ? (int)(np - j) : ADC_W;\n"
                     "        const double *rw[ADC_W];\n"
                     "        for (int l = 0; l < ADC_W; l++) rw[l] = x + (j + (l < nl ? l : 0)) * xstride;\n"
-                    "        adc_vi bad = {0};\n",
+                    "        adc_vi bad = {0};\n"
+                    "        if (j + 3 * ADC_W <= np) {   /* the rows two blocks on, fetched while these are computed */\n"
+                    "            for (size_t m = 0; m < ADC_W * xstride; m += 8) __builtin_prefetch(x + (j + 2 * ADC_W) * xstride + m);\n"
+                    "            for (size_t m = 0; m < ADC_W * stride; m += 8) __builtin_prefetch(out + (j + 2 * ADC_W) * stride + m, 1);\n"
+                    "        }\n",
                  E->o->name);
     values(E, chk);
-    for (size_t r = 0; r < t->nout; r++) reverse(E, r, per, grad, set);
+    for (size_t r = 0; r < t->nout; r++) reverse(E, r, per, grad, set, last, col, next);
     adi_emit_out(E, "        for (int l = 0; l < nl; l++) flags[j + l] = bad[l] != 0;\n    }\n    return 0;\n}\n");
+done:
     free(set);
+    free(last);
+    free(col);
+    free(next);
 }
 
 int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int width)
