@@ -220,16 +220,29 @@ static void add_row(cli_batch_chunk *c, const double *cols, long line)
 
 /* 1 when the n doubles at p are all finite.  A double is inf or nan when
  * its exponent bits are all ones, and then adding 1 to the exponent field
- * carries into the sign bit: integer and/add/or, which vectorise. */
+ * carries into the sign bit: integer and/add/or, four numbers a step
+ * (at -O2 the compiler does not vectorise the loop of one). */
 static int all_finite(const char *p, size_t n)
 {
-    uint64_t acc = 0;
-    for (size_t k = 0; k < n; k++) {
-        uint64_t u;
-        memcpy(&u, p + k * sizeof u, sizeof u);
-        acc |= (u & UINT64_C(0x7ff0000000000000)) + UINT64_C(0x0010000000000000);
+    const uint64_t E = UINT64_C(0x7ff0000000000000), ONE = UINT64_C(0x0010000000000000);
+    uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, u0, u1, u2, u3;   /* (not an array: kept in memory) */
+    size_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const char *q = p + k * sizeof u0;
+        memcpy(&u0, q, sizeof u0);
+        memcpy(&u1, q + 8, sizeof u1);
+        memcpy(&u2, q + 16, sizeof u2);
+        memcpy(&u3, q + 24, sizeof u3);
+        a0 |= (u0 & E) + ONE;
+        a1 |= (u1 & E) + ONE;
+        a2 |= (u2 & E) + ONE;
+        a3 |= (u3 & E) + ONE;
     }
-    return !(acc >> 63);
+    for (; k < n; k++) {
+        memcpy(&u0, p + k * sizeof u0, sizeof u0);
+        a0 |= (u0 & E) + ONE;
+    }
+    return !((a0 | a1 | a2 | a3) >> 63);
 }
 
 /* how many of the np rows at in, from the first, hold only finite values */
@@ -265,6 +278,13 @@ static size_t binary_rows(cli_batch_chunk *c, size_t r, size_t avail)
             add_err(c, c->first_line + (long)(r + taken), 0, AD_E_IO, "out of memory");
             c->stopped = 1;
             break;
+        }
+        if (!memchr(c->bflag, 1, ok)) {   /* (most blocks: every row is the block's) */
+            c->out.len += ok * W;
+            c->rows += ok;
+            taken += ok;
+            if (ok < np) break;
+            continue;
         }
         for (size_t j = 0; j < ok && !c->stopped; j++) {
             long line = c->first_line + (long)(r + taken + j);
