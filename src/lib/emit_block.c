@@ -15,9 +15,9 @@
  *     (chain_term says why the others need not be), and the partials'
  *     statuses (kinks, singular points) as flags;
  *   - a flag for an input adjoint that is nan or infinite.
- * An input's adjoint is stored into the rows once its last term is in,
- * not kept to the end of the sweep; the rows two blocks on are fetched
- * ahead (F5: 1.4x the hand-written gradient in process became 1.15x).
+ * Where no lane loop follows the forward sweep, an input's adjoint is
+ * stored into the rows once its last term is in, not kept to the end of
+ * the sweep (stores_early); long rows are fetched ahead.
  * A flagged point is recomputed by the scalar engines, as after the
  * block; every other point gets the block's numbers, which are the scalar
  * engines' to the bit.  Which adjoint is written first is known here,
@@ -95,6 +95,19 @@ static void lanes_end(adi_emitter *E, const char *to, size_t n)
 
 /* node i's flags from the statuses of its partials at the active
  * operands (the block's stat kernel) */
+/* 1 when node i's statuses are vector comparisons, copied into cond
+ * (an empty one: none), 0 when they go lane by lane */
+static int status_vec(adi_emitter *E, size_t i, char cond[2][128])
+{
+    const ad_instr c = E->t->code[i];
+    const adi_rule_text *r = &adi_emit_rules[c.op];
+    int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b], vec = 1;
+    for (int k = 0; k < 2; k++)
+        if ((k ? ab : aa) && strcmp(k ? r->sb : r->sa, "ADI_OK") != 0) vec &= choice(k ? r->sb : r->sa, cond[k], 128);
+        else cond[k][0] = 0;
+    return vec;
+}
+
 static void status_flags(adi_emitter *E, size_t i)
 {
     const ad_instr c = E->t->code[i];
@@ -102,11 +115,7 @@ static void status_flags(adi_emitter *E, size_t i)
     int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
     if (!adi_op_has_status(c.op) || (!aa && !ab)) return;
     char cond[2][128];
-    int vec = 1;
-    for (int k = 0; k < 2; k++)
-        if ((k ? ab : aa) && strcmp(k ? r->sb : r->sa, "ADI_OK") != 0) vec &= choice(k ? r->sb : r->sa, cond[k], sizeof cond[k]);
-        else cond[k][0] = 0;
-    if (vec) {
+    if (status_vec(E, i, cond)) {
         for (int k = 0; k < 2; k++) {
             if (!cond[k][0]) continue;
             adi_emit_out(E, "        bad |= (adc_vi)(");
@@ -227,10 +236,10 @@ static void store(adi_emitter *E, size_t at, const char *e)
  * input's is stored; last[i] (an input's): the first node that reads it,
  * whose term is the last its adjoint gets; col[i]: its first column, or
  * -1, next[k]: the input's column after column k, or -1.
- * An input's adjoint is checked and stored as soon as it is complete, so
- * that it need not live in a register or the stack to the end. */
+ * An input's adjoint is checked as soon as it is complete, and stored
+ * then when early (stores_early), else the row is written at the end. */
 static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned char *set, const size_t *last,
-                    const long *col, const long *next)
+                    const long *col, const long *next, int early)
 {
     const ad_tape *t = E->t;
     size_t ni = t->ninputs, first = ni + t->nconsts, out = (size_t)t->outs[r], base = r * per + 1;
@@ -238,7 +247,7 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
     memset(set, 0, t->n);
     adi_emit_out(E, "        {\n");
     snprintf(e, sizeof e, "v%zu", out);
-    store(E, r * per, e);
+    if (early) store(E, r * per, e);
     if (grad && E->act[out]) {
         adi_emit_out(E, "        const adc_vd g%zu = ADC_SPLAT(1.0);\n", out);
         set[out] = 1;
@@ -259,7 +268,7 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
                 if (o < 0 || (size_t)o >= ni || set[o] != 1 || last[o] != i) continue;
                 bound(E, "g", (size_t)o, "DBL_MAX");
                 snprintf(e, sizeof e, "g%" PRId32, o);
-                for (long k = col[o]; k >= 0; k = next[k]) store(E, base + (size_t)k, e);
+                for (long k = col[o]; early && k >= 0; k = next[k]) store(E, base + (size_t)k, e);
                 set[o] = 2;
             }
         }
@@ -268,15 +277,46 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
             if (E->act[i] && set[i] == 1) {
                 bound(E, "g", i, "DBL_MAX");
                 snprintf(e, sizeof e, "g%zu", i);
-                for (long k = col[i]; k >= 0; k = next[k]) store(E, base + (size_t)k, e);
+                for (long k = col[i]; early && k >= 0; k = next[k]) store(E, base + (size_t)k, e);
                 set[i] = 2;
             }
     }
+    if (early) {
+        for (size_t k = 0; grad && k < E->p->L.ncols; k++) {
+            long in = E->p->col_input[k];
+            if (in < 0 || set[in] != 2) store(E, base + k, "ADC_SPLAT(0.0)");
+        }
+        adi_emit_out(E, "        }\n");
+        return;
+    }
+    adi_emit_out(E, "        for (int l = 0; l < nl; l++) {\n            double *o = out + (j + l) * stride;\n"
+                    "            o[%zu] = v%zu[l];\n", r * per, out);
     for (size_t k = 0; grad && k < E->p->L.ncols; k++) {
         long in = E->p->col_input[k];
-        if (in < 0 || set[in] != 2) store(E, base + k, "ADC_SPLAT(0.0)");
+        if (in >= 0 && set[in] == 2) adi_emit_out(E, "            o[%zu] = g%ld[l];\n", base + k, in);
+        else adi_emit_out(E, "            o[%zu] = 0.0;\n", base + k);
     }
-    adi_emit_out(E, "        }\n");
+    adi_emit_out(E, "        }\n        }\n");
+}
+
+/* 1 when no lane loop follows the forward sweep (the reverse sweep's
+ * partials and statuses are plain arithmetic): then an input's adjoint is
+ * stored as soon as it is complete (F5: 1.4x the hand-written gradient in
+ * process became 1.15x).  A store before a lane loop kept GCC from
+ * vectorising the loop (F1: 6.2 ns a point became 15.5), so otherwise the
+ * row is written lane by lane at the end. */
+static int stores_early(adi_emitter *E)
+{
+    const ad_tape *t = E->t;
+    for (size_t i = t->ninputs + t->nconsts; i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        const adi_rule_text *r = &adi_emit_rules[c.op];
+        char cond[2][128];
+        if (!E->act[i]) continue;
+        if (adi_op_has_status(c.op) && !status_vec(E, i, cond)) return 0;
+        if ((E->act[c.a] && !pure(r->da)) || (c.b >= 0 && E->act[c.b] && !pure(r->db))) return 0;
+    }
+    return 1;
 }
 
 void adi_emit_block(adi_emitter *E, int width)
@@ -352,14 +392,19 @@ void adi_emit_block(adi_emitter *E, int width)
                     "        const int nl = np - j < ADC_W ? (int)(np - j) : ADC_W;\n"
                     "        const double *rw[ADC_W];\n"
                     "        for (int l = 0; l < ADC_W; l++) rw[l] = x + (j + (l < nl ? l : 0)) * xstride;\n"
-                    "        adc_vi bad = {0};\n"
-                    "        if (j + 3 * ADC_W <= np) {   /* the rows two blocks on, fetched while these are computed */\n"
-                    "            for (size_t m = 0; m < ADC_W * xstride; m += 8) __builtin_prefetch(x + (j + 2 * ADC_W) * xstride + m);\n"
-                    "            for (size_t m = 0; m < ADC_W * stride; m += 8) __builtin_prefetch(out + (j + 2 * ADC_W) * stride + m, 1);\n"
-                    "        }\n",
+                    "        adc_vi bad = {0};\n",
                  E->o->name);
+    /* rows of 16 numbers or more (F5): the next block's rows, read while
+     * these are computed, and the rows this block writes, taken for
+     * writing before its stores (F5 in process: 1.2x the hand-written
+     * gradient became 1.0x to 1.2x; shorter rows only lost by it) */
+    if (p->L.width >= 16)
+        adi_emit_out(E, "        if (j + 2 * ADC_W <= np)\n"
+                        "            for (size_t m = 0; m < ADC_W * xstride; m += 8) __builtin_prefetch(x + (j + ADC_W) * xstride + m);\n"
+                        "        for (size_t m = 0; m < (size_t)nl * stride; m += 8) __builtin_prefetch(out + j * stride + m, 1);\n");
     values(E, chk);
-    for (size_t r = 0; r < t->nout; r++) reverse(E, r, per, grad, set, last, col, next);
+    int early = stores_early(E);
+    for (size_t r = 0; r < t->nout; r++) reverse(E, r, per, grad, set, last, col, next, early);
     adi_emit_out(E, "        for (int l = 0; l < nl; l++) flags[j + l] = bad[l] != 0;\n    }\n    return 0;\n}\n");
 done:
     free(set);
