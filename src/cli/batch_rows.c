@@ -221,11 +221,12 @@ static void add_row(cli_batch_chunk *c, const double *cols, long line)
 /* 1 when the n doubles at p are all finite.  A double is inf or nan when
  * its exponent bits are all ones, and then adding 1 to the exponent field
  * carries into the sign bit: integer and/add/or, four numbers a step
- * (at -O2 the compiler does not vectorise the loop of one). */
+ * (a loop of one, at -O2, took about 2.4 cycles a number: 19% of F2's
+ * time with --jit). */
 static int all_finite(const char *p, size_t n)
 {
     const uint64_t E = UINT64_C(0x7ff0000000000000), ONE = UINT64_C(0x0010000000000000);
-    uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, u0, u1, u2, u3;   /* (not an array: kept in memory) */
+    uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, u0, u1, u2, u3;   /* (four locals: GCC kept an array on the stack) */
     size_t k = 0;
     for (; k + 4 <= n; k += 4) {
         const char *q = p + k * sizeof u0;
@@ -279,7 +280,9 @@ static size_t binary_rows(cli_batch_chunk *c, size_t r, size_t avail)
             c->stopped = 1;
             break;
         }
-        if (!memchr(c->bflag, 1, ok)) {   /* (most blocks: every row is the block's) */
+        /* most blocks: every row is the block's (a flag is 1, never another
+         * nonzero: ad_derive_rows in adcalc.h) */
+        if (!memchr(c->bflag, 1, ok)) {
             c->out.len += ok * W;
             c->rows += ok;
             taken += ok;

@@ -53,9 +53,10 @@ static const char *const cflags[] = {"-std=c99", "-O3", "-fno-fast-math", "-fno-
 /* FNV-1a's step, 64 bits, from seed h, eight bytes at a time (a byte at a
  * time was a tenth of a --jit run's start-up), the high half folded back
  * down so that every byte reaches every bit.  Each step is a bijection of
- * h (xor, a product with an odd number, x ^ x >> 32): inputs of one
- * length that differ anywhere give different sums, as a checksum must.
- * The sum depends on where the eight-byte steps fall: hash whole texts. */
+ * h (xor, a product with an odd number, x ^ x >> 32), so a change within
+ * one eight-byte word (a damaged byte, say) always changes the sum; wider
+ * changes collide as in any 64-bit hash, rarely.  The sum depends on
+ * where the steps fall: hash whole texts. */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *s = p;

@@ -388,7 +388,8 @@ int ad_plan_blocks(const ad_plan *p);
 /* The rows of np <= ad_block_width points: point j's first nlead variables
  * at rows + j * stride, the others from tail (rq->vars[nlead..]).  out
  * receives np rows of width numbers; flags[j] is 1 for a point the block
- * could not finish: derive it with ad_derive, which says what happened.
+ * could not finish (0 for the others, never another value): derive it
+ * with ad_derive, which says what happened.
  * For a program with control flow the rows replay the path w used last
  * (ad_derive's): a row whose path differs is flagged.
  * 0, or -1 when out of memory. */

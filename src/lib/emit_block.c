@@ -93,8 +93,6 @@ static void lanes_end(adi_emitter *E, const char *to, size_t n)
     else adi_emit_out(E, "            }\n            adc_vi f;\n            memcpy(&f, f_, sizeof f);\n            bad |= f;\n        }\n");
 }
 
-/* node i's flags from the statuses of its partials at the active
- * operands (the block's stat kernel) */
 /* 1 when node i's statuses are vector comparisons, copied into cond
  * (an empty one: none), 0 when they go lane by lane */
 static int status_vec(adi_emitter *E, size_t i, char cond[2][128])
@@ -108,6 +106,8 @@ static int status_vec(adi_emitter *E, size_t i, char cond[2][128])
     return vec;
 }
 
+/* node i's flags from the statuses of its partials at the active
+ * operands (the block's stat kernel) */
 static void status_flags(adi_emitter *E, size_t i)
 {
     const ad_instr c = E->t->code[i];
@@ -231,9 +231,20 @@ static void store(adi_emitter *E, size_t at, const char *e)
     adi_emit_out(E, "        ADC_STORE(%zu, %s);\n", at, e);
 }
 
+/* input i's adjoint, complete: its flag when nan or infinite, and (early)
+ * its stores into the row section from base, at each of its columns */
+static void complete(adi_emitter *E, size_t i, size_t base, const long *col, const long *next, int early)
+{
+    char e[32];
+    bound(E, "g", i, "DBL_MAX");
+    snprintf(e, sizeof e, "g%zu", i);
+    for (long k = col[i]; early && k >= 0; k = next[k]) store(E, base + (size_t)k, e);
+}
+
 /* the reverse sweep of output r and the stores of its row section.
  * set[] (t->n): scratch, 1 where an adjoint has been written, 2 once an
- * input's is stored; last[i] (an input's): the first node that reads it,
+ * input's is complete (checked, and stored when early); last[i] (an
+ * input's): the first node that reads it,
  * whose term is the last its adjoint gets; col[i]: its first column, or
  * -1, next[k]: the input's column after column k, or -1.
  * An input's adjoint is checked as soon as it is complete, and stored
@@ -243,7 +254,7 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
 {
     const ad_tape *t = E->t;
     size_t ni = t->ninputs, first = ni + t->nconsts, out = (size_t)t->outs[r], base = r * per + 1;
-    char e[48];
+    char e[32];
     memset(set, 0, t->n);
     adi_emit_out(E, "        {\n");
     snprintf(e, sizeof e, "v%zu", out);
@@ -266,18 +277,14 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
             for (int k = 0; k < 2; k++) {
                 int32_t o = k ? c.b : c.a;
                 if (o < 0 || (size_t)o >= ni || set[o] != 1 || last[o] != i) continue;
-                bound(E, "g", (size_t)o, "DBL_MAX");
-                snprintf(e, sizeof e, "g%" PRId32, o);
-                for (long k = col[o]; early && k >= 0; k = next[k]) store(E, base + (size_t)k, e);
+                complete(E, (size_t)o, base, col, next, early);
                 set[o] = 2;
             }
         }
         /* (an input whose first reader passed it nothing) */
         for (size_t i = 0; i < ni; i++)
             if (E->act[i] && set[i] == 1) {
-                bound(E, "g", i, "DBL_MAX");
-                snprintf(e, sizeof e, "g%zu", i);
-                for (long k = col[i]; early && k >= 0; k = next[k]) store(E, base + (size_t)k, e);
+                complete(E, i, base, col, next, early);
                 set[i] = 2;
             }
     }
@@ -301,8 +308,8 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
 
 /* 1 when no lane loop follows the forward sweep (the reverse sweep's
  * partials and statuses are plain arithmetic): then an input's adjoint is
- * stored as soon as it is complete (F5: 1.4x the hand-written gradient in
- * process became 1.15x).  A store before a lane loop kept GCC from
+ * stored as soon as it is complete (F5 in process, points in L2: 0.89x
+ * the hand-written gradient where the stores at the end gave 0.98x).  A store before a lane loop kept GCC from
  * vectorising the loop (F1: 6.2 ns a point became 15.5), so otherwise the
  * row is written lane by lane at the end. */
 static int stores_early(adi_emitter *E)
@@ -394,10 +401,11 @@ void adi_emit_block(adi_emitter *E, int width)
                     "        for (int l = 0; l < ADC_W; l++) rw[l] = x + (j + (l < nl ? l : 0)) * xstride;\n"
                     "        adc_vi bad = {0};\n",
                  E->o->name);
-    /* rows of 16 numbers or more (F5): the next block's rows, read while
-     * these are computed, and the rows this block writes, taken for
-     * writing before its stores (F5 in process: 1.2x the hand-written
-     * gradient became 1.0x to 1.2x; shorter rows only lost by it) */
+    /* output rows of 16 numbers or more (F5: 100 in, 101 out): the next
+     * block's input rows, read while these are computed, and the rows this
+     * block writes, taken for writing before its stores (F5 in process,
+     * 41 rounds: 1.2-1.4x the hand-written gradient where prefetching two
+     * blocks ahead gave 1.3-1.5x; F1-F3's short rows only lost by it) */
     if (p->L.width >= 16)
         adi_emit_out(E, "        if (j + 2 * ADC_W <= np)\n"
                         "            for (size_t m = 0; m < ADC_W * xstride; m += 8) __builtin_prefetch(x + (j + ADC_W) * xstride + m);\n"
