@@ -286,6 +286,51 @@ static int cache_dir(char *dir, size_t size)
     return 0;
 }
 
+/* the key's two sums, taken as the C text is written: on a cache hit the
+ * text is never kept (keeping its 70 KB of runtime cost a warm --jit run
+ * more than its compiled rows saved, in page faults).  fnv's steps fall
+ * where they would over the whole text: a word split between two writes
+ * waits in tail. */
+typedef struct {
+    uint64_t h1, h2;
+    unsigned char tail[8];
+    size_t ntail;
+} text_sums;
+
+static ssize_t sums_write(void *cookie, const char *buf, size_t n)
+{
+    text_sums *S = cookie;
+    size_t i = 0;
+    while (S->ntail > 0 && S->ntail < 8 && i < n) S->tail[S->ntail++] = (unsigned char)buf[i++];
+    if (S->ntail == 8) {
+        S->h1 = fnv(S->h1, S->tail, 8);
+        S->h2 = fnv(S->h2, S->tail, 8);
+        S->ntail = 0;
+    }
+    size_t words = (n - i) & ~(size_t)7;
+    S->h1 = fnv(S->h1, buf + i, words);
+    S->h2 = fnv(S->h2, buf + i, words);
+    for (i += words; i < n; i++) S->tail[S->ntail++] = (unsigned char)buf[i];
+    return (ssize_t)n;
+}
+
+/* the key of plan p's C text, compiled by argv[0..nw) with cflags, into
+ * key (33 bytes); 0 or -1 */
+static int text_key(const ad_plan *p, int lanes, char *const *argv, size_t nw, char *key)
+{
+    text_sums S = {FNV_SEED, FNV_SEED ^ 0x9e3779b97f4a7c15u, {0}, 0};
+    FILE *f = fopencookie(&S, "w", (cookie_io_functions_t){NULL, sums_write, NULL, NULL});
+    if (!f) return -1;
+    int rc = ad_emit_block_c(f, p, "adcalc_jit", lanes);
+    if (fclose(f) != 0 || rc != 0) return -1;
+    uint64_t h1 = fnv(S.h1, S.tail, S.ntail), h2 = fnv(S.h2, S.tail, S.ntail);
+    for (size_t i = 0; i < nw; i++) h1 = fnv(h1, argv[i], strlen(argv[i]) + 1);
+    for (size_t i = 0; cflags[i]; i++) h1 = fnv(h1, cflags[i], strlen(cflags[i]) + 1);
+    h1 = fnv(h1, PACKAGE_VERSION, sizeof PACKAGE_VERSION);
+    snprintf(key, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+    return 0;
+}
+
 /* the C text of the plan: into *src (malloc'd, room for the key's line
  * after it), or -1 */
 static int source(const ad_plan *p, int lanes, char **src, size_t *len)
@@ -390,14 +435,8 @@ int cli_jit_load(cli_jit *J, const ad_plan *p, const ad_tape *t)
         goto done;
     }
     /* the key: the text, the compiler's command and options, adcalc's version */
-    if (source(p, lanes, &src, &len) < 0) goto done;
-    uint64_t h1 = fnv(FNV_SEED, src, len), h2 = fnv(h1 ^ 0x9e3779b97f4a7c15u, src, len);
-    for (size_t i = 0; i < nw; i++) h1 = fnv(h1, argv[i], strlen(argv[i]) + 1);
-    for (size_t i = 0; cflags[i]; i++) h1 = fnv(h1, cflags[i], strlen(cflags[i]) + 1);
-    h1 = fnv(h1, PACKAGE_VERSION, sizeof PACKAGE_VERSION);
     char key[40];
-    snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
-    len += (size_t)snprintf(src + len, KEY_LINE, "const char adcalc_jit_key[] = \"%s\";\n", key);
+    if (text_key(p, lanes, argv, nw, key) < 0) goto done;
     rc = 0;
     char dir[4096], path[4200];
     int cached = cache_dir(dir, sizeof dir) == 0;
@@ -419,7 +458,10 @@ int cli_jit_load(cli_jit *J, const ad_plan *p, const ad_tape *t)
         snprintf(J->note, sizeof J->note, "loaded %.300s", path);
     } else {
         double secs = 0;
-        if (build(J, argv, nw, dir, key, src, len, path, &secs) == 0) {
+        /* the text again, kept this time, with the key's line after it */
+        if (source(p, lanes, &src, &len) < 0) rc = -1;
+        else len += (size_t)snprintf(src + len, KEY_LINE, "const char adcalc_jit_key[] = \"%s\";\n", key);
+        if (rc == 0 && build(J, argv, nw, dir, key, src, len, path, &secs) == 0) {
             const char *why2;
             J->handle = load(path, key, &why2);
             if (J->handle && cached)
