@@ -313,13 +313,15 @@ static int json_row(const char *s, size_t n)
 
 /* ---- which fields are variables ---- */
 
-/* a name of the tape's inputs, of --wrt or of --seed: a variable */
+/* a name of the tape's inputs, of --wrt or of --seed: a variable (x[2]
+ * is one when --wrt names its vector x) */
 static int variable(const cli_batch_plan *P, const cli_nameset *inputs, const char *name)
 {
     const cli_options *o = P->o;
     if (cli_nameset_find(inputs, name, strlen(name)) != (size_t)-1) return 1;
+    size_t var = cli_var_len(name);
     for (size_t k = 0; k < o->nwrt; k++)
-        if (strcmp(o->wrt[k], name) == 0) return 1;
+        if (strcmp(o->wrt[k], name) == 0 || (strlen(o->wrt[k]) == var && memcmp(o->wrt[k], name, var) == 0)) return 1;
     for (size_t k = 0; k < o->seed.n; k++)
         if (strcmp(o->seed.names[k], name) == 0) return 1;
     return 0;
