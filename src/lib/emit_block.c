@@ -243,12 +243,12 @@ static void complete(adi_emitter *E, size_t i, size_t base, const long *col, con
 
 /* the reverse sweep of output r and the stores of its row section.
  * set[] (t->n): scratch, 1 where an adjoint has been written, 2 once an
- * input's is complete (checked, and stored when early); last[i] (an
- * input's): the first node that reads it,
- * whose term is the last its adjoint gets; col[i]: its first column, or
- * -1, next[k]: the input's column after column k, or -1.
- * An input's adjoint is checked as soon as it is complete, and stored
- * then when early (stores_early), else the row is written at the end. */
+ * input's is complete (checked, and stored when early).  For an input i:
+ * last[i], the first node that reads it, whose term is the last its
+ * adjoint gets; col[i], its first column or -1; next[k], its column after
+ * column k or -1.  An input's adjoint is checked as soon as it is
+ * complete, and stored then when early (stores_early), else the row is
+ * written at the end. */
 static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned char *set, const size_t *last,
                     const long *col, const long *next, int early)
 {
@@ -309,9 +309,10 @@ static void reverse(adi_emitter *E, size_t r, size_t per, int grad, unsigned cha
 /* 1 when no lane loop follows the forward sweep (the reverse sweep's
  * partials and statuses are plain arithmetic): then an input's adjoint is
  * stored as soon as it is complete (F5 in process, points in L2: 0.89x
- * the hand-written gradient where the stores at the end gave 0.98x).  A store before a lane loop kept GCC from
- * vectorising the loop (F1: 6.2 ns a point became 15.5), so otherwise the
- * row is written lane by lane at the end. */
+ * the hand-written gradient where the stores at the end gave 0.98x).  A
+ * store before a lane loop kept GCC from vectorising the loop (F1: 6.2 ns
+ * a point became 15.5), so otherwise the row is written lane by lane at
+ * the end. */
 static int stores_early(adi_emitter *E)
 {
     const ad_tape *t = E->t;
