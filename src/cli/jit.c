@@ -18,6 +18,7 @@
  * and replaced.  Without a cache directory the object is built in a
  * temporary directory and removed once loaded. */
 #define _GNU_SOURCE 1   /* mkstemps */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -353,12 +354,40 @@ static int source(const ad_plan *p, int lanes, char **src, size_t *len)
     return 0;
 }
 
+/* the temporary files a compilation left in dir when its adcalc was
+ * killed (jit-KEY-XXXXXX.c and .so, as build names them), removed once
+ * they are older than any live compilation can be: ten times the
+ * compiler's time limit.  Best effort: a file that cannot be removed
+ * stays. */
+static void sweep(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    time_t old = time(NULL) - 10 * CLI_JIT_TIMEOUT;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        size_t len = strlen(n), hex = 0;
+        while (hex < 32 && len > 4 + hex && strchr("0123456789abcdef", n[4 + hex])) hex++;
+        /* jit- (4), the key (32), -XXXXXX (7), then .c or .so */
+        int temp = strncmp(n, "jit-", 4) == 0 && hex == 32 && len > 43 && n[36] == '-' &&
+                   (strcmp(n + 43, ".c") == 0 || strcmp(n + 43, ".so") == 0);
+        char path[4400];
+        struct stat st;
+        if (temp && (size_t)snprintf(path, sizeof path, "%s/%s", dir, n) < sizeof path && lstat(path, &st) == 0 &&
+            S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_mtime < old)
+            unlink(path);
+    }
+    closedir(d);
+}
+
 /* compiles src into the entry path (dir: where its temporary files go);
  * 0, or the note's text in J and 1 */
 static int build(cli_jit *J, char **argv, size_t nw, const char *dir, const char *key, const char *src, size_t len,
                  const char *path, double *secs)
 {
     char csrc[4200], obj[4200];
+    sweep(dir);
     snprintf(csrc, sizeof csrc, "%s/jit-%s-XXXXXX.c", dir, key);
     snprintf(obj, sizeof obj, "%s/jit-%s-XXXXXX.so", dir, key);
     int fc = mkstemps(csrc, 2), fo = fc < 0 ? -1 : mkstemps(obj, 3);
