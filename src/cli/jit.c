@@ -315,15 +315,25 @@ static ssize_t sums_write(void *cookie, const char *buf, size_t n)
     return (ssize_t)n;
 }
 
+static int source(const ad_plan *p, int lanes, char **src, size_t *len);
+
 /* the key of plan p's C text, compiled by argv[0..nw) with cflags, into
  * key (33 bytes); 0 or -1 */
 static int text_key(const ad_plan *p, int lanes, char *const *argv, size_t nw, char *key)
 {
     text_sums S = {FNV_SEED, FNV_SEED ^ 0x9e3779b97f4a7c15u, {0}, 0};
+#ifdef HAVE_FOPENCOOKIE
     FILE *f = fopencookie(&S, "w", (cookie_io_functions_t){NULL, sums_write, NULL, NULL});
     if (!f) return -1;
     int rc = ad_emit_block_c(f, p, "adcalc_jit", lanes);
     if (fclose(f) != 0 || rc != 0) return -1;
+#else
+    char *src;
+    size_t len;
+    if (source(p, lanes, &src, &len) < 0) return -1;
+    sums_write(&S, src, len);
+    free(src);
+#endif
     uint64_t h1 = fnv(S.h1, S.tail, S.ntail), h2 = fnv(S.h2, S.tail, S.ntail);
     for (size_t i = 0; i < nw; i++) h1 = fnv(h1, argv[i], strlen(argv[i]) + 1);
     for (size_t i = 0; cflags[i]; i++) h1 = fnv(h1, cflags[i], strlen(cflags[i]) + 1);
