@@ -108,8 +108,8 @@ static int known(const run *r, const cli_nameset *vars, const char *opt, const c
 
 /* --wrt's columns, a vector of the points (x for the columns x[1], x[2],
  * ...) in its elements' places: options.c expands -at's vectors, known
- * before the header is read.  *cols (malloc'd) points into r->vars; 0, or
- * an exit code after the error */
+ * before the header is read.  *cols (malloc'd) points into r->vars and
+ * o->wrt; 0, or an exit code after the error */
 static int wrt_columns(run *r, const cli_nameset *vars, const char ***cols, size_t *n)
 {
     const cli_options *o = r->P.o;
@@ -131,7 +131,7 @@ static int wrt_columns(run *r, const cli_nameset *vars, const char ***cols, size
         for (size_t e = 1; e <= k; e++) {
             /* (cli_nameset_vector found each of x[1] .. x[k]) */
             size_t at = cli_nameset_find(vars, name, (size_t)sprintf(name, "%s[%zu]", o->wrt[i], e));
-            (*cols)[(*n)++] = r->vars[vars->e[at].at];
+            (*cols)[(*n)++] = r->vars[at];
         }
         free(name);
     }
