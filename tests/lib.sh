@@ -38,4 +38,13 @@ expect() {
             "stderr: $err" "want:   $want_err"
     fi
 }
+# STRIDE: 1 in the plain build; 10 when $ADCALC runs under a checker (ASan
+# or valgrind), where a process costs 10-50 times as much.  The sweeps over
+# the whole corpus (optlevels.test, check.test, program.test, batch.test's
+# corpus sections) take
+# every STRIDE-th case there: the checker's job is the code paths, which a
+# tenth of the corpus walks; the plain build, which CI also runs, takes
+# every case.
+if [ -n "${ADCALC_WRAPPER:-}" ] || ldd "$ADCALC" 2>/dev/null | grep -q libasan; then STRIDE=10; else STRIDE=1; fi
+export STRIDE
 done_testing() { echo "1..$tap_n"; [ "$tap_fail" -eq 0 ]; }
