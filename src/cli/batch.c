@@ -108,35 +108,15 @@ static int known(const run *r, const cli_nameset *vars, const char *opt, const c
 
 /* --wrt's columns, a vector of the points (x for the columns x[1], x[2],
  * ...) in its elements' places: options.c expands -at's vectors, known
- * before the header is read.  *cols (malloc'd) points into r->vars and
- * o->wrt; 0, or an exit code after the error */
-static int wrt_columns(run *r, const cli_nameset *vars, const char ***cols, size_t *n)
+ * before the header is read.  *cols: cli_nameset_expand's; 0, or an exit
+ * code after the error */
+static int wrt_columns(run *r, const cli_nameset *vars, char ***cols, size_t *n)
 {
     const cli_options *o = r->P.o;
-    size_t m = 0;
-    for (size_t i = 0; i < o->nwrt; i++) {
-        size_t len = strlen(o->wrt[i]), k = cli_nameset_vector(vars, o->wrt[i], len);
-        m += cli_nameset_find(vars, o->wrt[i], len) == (size_t)-1 && k ? k : 1;
-    }
-    if (!(*cols = malloc((m ? m : 1) * sizeof **cols))) return out_of_memory(o);
-    *n = 0;
-    for (size_t i = 0; i < o->nwrt; i++) {
-        size_t len = strlen(o->wrt[i]), k = cli_nameset_vector(vars, o->wrt[i], len);
-        if (cli_nameset_find(vars, o->wrt[i], len) != (size_t)-1 || !k) {
-            (*cols)[(*n)++] = o->wrt[i];
-            continue;
-        }
-        char *name = malloc(len + 24);
-        if (!name) return out_of_memory(o);
-        for (size_t e = 1; e <= k; e++) {
-            /* (cli_nameset_vector found each of x[1] .. x[k]) */
-            size_t at = cli_nameset_find(vars, name, (size_t)sprintf(name, "%s[%zu]", o->wrt[i], e));
-            (*cols)[(*n)++] = r->vars[at];
-        }
-        free(name);
-    }
     size_t at;
-    if (cli_first_repeat(*cols, NULL, *n, &at) < 0) return out_of_memory(o);
+    if (cli_nameset_expand(vars, (const char *const *)o->wrt, o->nwrt, cols, n) < 0 ||
+        cli_first_repeat((const char *const *)*cols, NULL, *n, &at) < 0)
+        return out_of_memory(o);
     if (at < *n) {
         cli_error(o, NULL, AD_E_USAGE, "--wrt: variable '%.60s' given twice", (*cols)[at]);
         return cli_exit_code(AD_E_USAGE);
@@ -157,27 +137,27 @@ static int plan_rows(run *r)
     for (size_t k = 0; k < o->at.n; k++) r->vars[P->ncol + k] = o->at.names[k];
     cli_nameset vars;
     if (cli_nameset_init(&vars, r->vars, P->nvars) < 0) return out_of_memory(o);
-    const char **wrt = NULL;
+    char **wrt = NULL;
     size_t nwrt = 0;
     int status = wrt_columns(r, &vars, &wrt, &nwrt);
-    if (!status) status = known(r, &vars, "--wrt", wrt, nwrt);
+    if (!status) status = known(r, &vars, "--wrt", (const char *const *)wrt, nwrt);
     if (!status) status = known(r, &vars, "--seed", (const char *const *)o->seed.names, o->seed.n);
     cli_nameset_free(&vars);
     if (status) {
-        free(wrt);
+        cli_names_free(wrt, nwrt);
         return status;
     }
     ad_request rq;
     cli_request(o, 0, &rq);
     rq.vars = r->vars;
     rq.nvars = P->nvars;
-    rq.cols = o->nwrt ? wrt : (const char *const *)P->colnames;
+    rq.cols = o->nwrt ? (const char *const *)wrt : (const char *const *)P->colnames;
     rq.ncols = o->nwrt ? nwrt : P->ncol;
     rq.many = 1;
     ad_diag d;
     size_t i;
     ad_errclass e = ad_plan_new(P->t, &rq, &P->plan, &i, &d);
-    free(wrt);
+    cli_names_free(wrt, nwrt);
     if (e == AD_E_NAME) {
         size_t len;
         const char *name = ad_tape_input_name(P->t, i, &len);

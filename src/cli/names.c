@@ -1,11 +1,11 @@
 /* names.c - sets of names given on the command line or in a header
- * (names.h): repeated names and membership, by sorting, so that 10^5
- * variables or columns cost n log n, not n^2. */
+ * (names.h): repeated names, membership and a vector's elements (--wrt x
+ * for x[1] .. x[n]), by sorting, so that 10^5 variables or columns cost
+ * n log n, not n^2. */
 #include <stdlib.h>
 #include <string.h>
 #include "adcalc.h"
 #include "names.h"
-#include "adcalc.h"
 
 typedef cli_name entry;
 
@@ -155,4 +155,59 @@ size_t cli_nameset_vector(const cli_nameset *s, const char *name, size_t len)
         if (k > most) most = k;
     }
     return count == most ? count : 0;
+}
+
+/* (written by hand: a vector of 10^6 elements makes 10^6 of them) */
+char *cli_element_name(const char *name, size_t nl, size_t k)
+{
+    char digits[24];
+    size_t nd = 0;
+    do digits[nd++] = (char)('0' + k % 10); while (k /= 10);
+    char *s = malloc(nl + nd + 3), *p = s;
+    if (!s) return NULL;
+    memcpy(p, name, nl);
+    p += nl;
+    *p++ = '[';
+    while (nd) *p++ = digits[--nd];
+    *p++ = ']';
+    *p = 0;
+    return s;
+}
+
+/* the length of vector name[0..len) of the set, 0 when it is not one
+ * (a name of the set itself is not: a column called x beside x[1]) */
+static size_t vector_len(const cli_nameset *s, const char *name, size_t len)
+{
+    return cli_nameset_find(s, name, len) == (size_t)-1 ? cli_nameset_vector(s, name, len) : 0;
+}
+
+int cli_nameset_expand(const cli_nameset *s, const char *const *names, size_t n, char ***out, size_t *nout)
+{
+    size_t m = 0, j = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = vector_len(s, names[i], strlen(names[i]));
+        m += k ? k : 1;
+    }
+    char **v = calloc(m ? m : 1, sizeof *v);
+    if (!v) return -1;
+    int ok = 1;
+    for (size_t i = 0; ok && i < n; i++) {
+        size_t len = strlen(names[i]), k = vector_len(s, names[i], len);
+        if (!k && (ok = (v[j] = malloc(len + 1)) != NULL)) memcpy(v[j++], names[i], len + 1);
+        for (size_t e = 1; ok && e <= k; e++) ok = (v[j++] = cli_element_name(names[i], len, e)) != NULL;
+    }
+    if (!ok) {
+        cli_names_free(v, m);
+        return -1;
+    }
+    *out = v;
+    *nout = m;
+    return 0;
+}
+
+void cli_names_free(char **names, size_t n)
+{
+    if (names)
+        for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
 }

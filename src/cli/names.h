@@ -1,5 +1,5 @@
 /* names.h - sets of names (variables, columns): the first repeated one,
- * and membership, in n log n. */
+ * membership and a vector's elements, in n log n. */
 #ifndef CLI_NAMES_H
 #define CLI_NAMES_H
 
@@ -50,5 +50,13 @@ int cli_element(const char *s, size_t n, size_t *base, size_t *k);
  * its elements name[1], name[2], ... the set has, when they are 1 .. n
  * (as -at x=[...] gives them); 0 when it has none */
 size_t cli_nameset_vector(const cli_nameset *s, const char *name, size_t len);
+/* "name[k]", newly allocated (name is nl bytes), or NULL */
+char *cli_element_name(const char *name, size_t nl, size_t k);
+/* names[0..n) with each vector of the set (a name not in it whose
+ * elements name[1] .. name[k] are: --wrt x) replaced by its elements, in
+ * its place: *out a new array of *nout newly allocated names (free with
+ * cli_names_free).  0, or -1 when out of memory */
+int cli_nameset_expand(const cli_nameset *s, const char *const *names, size_t n, char ***out, size_t *nout);
+void cli_names_free(char **names, size_t n);
 
 #endif

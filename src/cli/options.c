@@ -240,23 +240,6 @@ static int add_vector(cli_bindings *b, const char *name, size_t nl, size_t first
     return 0;
 }
 
-/* "name[k]" (written by hand: a vector of 10^6 elements makes 10^6) */
-static char *element_name(const char *name, size_t nl, size_t k)
-{
-    char digits[24];
-    size_t nd = 0;
-    do digits[nd++] = (char)('0' + k % 10); while (k /= 10);
-    char *s = malloc(nl + nd + 3), *p = s;
-    if (!s) return NULL;
-    memcpy(p, name, nl);
-    p += nl;
-    *p++ = '[';
-    while (nd) *p++ = digits[--nd];
-    *p++ = ']';
-    *p = 0;
-    return s;
-}
-
 int cli_bind(cli_bindings *b, const char *name, size_t nl, double v)
 {
     return bind_one(b, dupn(name, nl), v);
@@ -266,7 +249,7 @@ int cli_bind_vector(cli_bindings *b, const char *name, size_t nl, const double *
 {
     size_t first = b->n;
     for (size_t k = 0; k < len; k++)
-        if (bind_one(b, element_name(name, nl, k + 1), v[k]) < 0) return -1;
+        if (bind_one(b, cli_element_name(name, nl, k + 1), v[k]) < 0) return -1;
     return add_vector(b, name, nl, first, len);
 }
 
@@ -302,7 +285,7 @@ static ad_errclass bind_vector(const char *o, const char *name, size_t nl, const
         }
         if (k >= AD_VECTOR_MAX)
             return bad_value(o, name, nl, val, 20, "has too many elements (at most 100000000)", d);
-        if (bind_one(b, element_name(name, nl, ++k), v) < 0) return nomem(d);
+        if (bind_one(b, cli_element_name(name, nl, ++k), v) < 0) return nomem(d);
         if (!c) break;
         p = c + 1;
     }
@@ -458,38 +441,29 @@ static ad_errclass names_list(const char *o, const char *arg, int vectors, char 
         if (e) return e;
         if (!count && push_name(list, n, cap, dupn(name, len)) < 0) return nomem(d);
         for (size_t k = 1; k <= count; k++)
-            if (push_name(list, n, cap, element_name(name, nl, k)) < 0) return nomem(d);
+            if (push_name(list, n, cap, cli_element_name(name, nl, k)) < 0) return nomem(d);
         if (!end) break;
         p = end + 1;
     }
     return unique(o, *list, *n, d);
 }
 
-/* --wrt x for a vector x of -at: its elements x[1] .. x[n] in its place */
+/* --wrt x for a vector x of -at: its elements x[1] .. x[n] in its place
+ * (batch mode does the same for the points' columns: batch.c) */
 static ad_errclass expand_wrt(cli_options *o, ad_diag *d)
 {
     cli_nameset at;
+    char **wrt;
+    size_t n;
     if (!o->nwrt) return AD_E_NONE;
     if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) return nomem(d);
-    ad_errclass e = AD_E_NONE;
-    for (size_t i = 0; !e && i < o->nwrt; i++) {
-        size_t len = strlen(o->wrt[i]), n = cli_nameset_vector(&at, o->wrt[i], len);
-        if (!n || cli_nameset_find(&at, o->wrt[i], len) != (size_t)-1) continue;
-        char **grown = n - 1 <= ((size_t)-1) / sizeof *grown - o->nwrt ? realloc(o->wrt, (o->nwrt + n - 1) * sizeof *grown) : NULL;
-        if (!grown) { e = nomem(d); break; }
-        o->wrt = grown;
-        o->wrtcap = o->nwrt + n - 1;
-        char *name = o->wrt[i];
-        memmove(&o->wrt[i + n], &o->wrt[i + 1], (o->nwrt - i - 1) * sizeof *o->wrt);
-        o->nwrt += n - 1;
-        for (size_t k = 0; k < n; k++) o->wrt[i + k] = NULL;
-        for (size_t k = 0; k < n && !e; k++)
-            if (!(o->wrt[i + k] = element_name(name, len, k + 1))) e = nomem(d);
-        free(name);
-        i += n - 1;
-    }
+    int r = cli_nameset_expand(&at, (const char *const *)o->wrt, o->nwrt, &wrt, &n);
     cli_nameset_free(&at);
-    return e ? e : unique("--wrt", o->wrt, o->nwrt, d);
+    if (r < 0) return nomem(d);
+    cli_names_free(o->wrt, o->nwrt);
+    o->wrt = wrt;
+    o->nwrt = o->wrtcap = n;
+    return unique("--wrt", o->wrt, o->nwrt, d);
 }
 
 /* "d/dx=y+cos(x), d/dy=x": the user's formulas for partial derivatives
