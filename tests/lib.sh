@@ -40,11 +40,11 @@ expect() {
 }
 # STRIDE: 1 in the plain build; 10 when $ADCALC runs under a checker (ASan
 # or valgrind), where a process costs 10-50 times as much.  The sweeps over
-# the whole corpus (optlevels.test, check.test, program.test, batch.test's
-# corpus sections) take
-# every STRIDE-th case there: the checker's job is the code paths, which a
-# tenth of the corpus walks; the plain build, which CI also runs, takes
-# every case.
+# the whole corpus (optlevels, check, emit, program and batch's corpus
+# sections) take every STRIDE-th case there: the checker's job is the code
+# paths, which a tenth of the corpus walks; the plain build, which CI also
+# runs, takes every case.  stride: a filter keeping lines 1, 1 + STRIDE, ...
 if [ -n "${ADCALC_WRAPPER:-}" ] || ldd "$ADCALC" 2>/dev/null | grep -q libasan; then STRIDE=10; else STRIDE=1; fi
 export STRIDE
+stride() { awk -v s="$STRIDE" 's == 1 || NR % s == 1'; }
 done_testing() { echo "1..$tap_n"; [ "$tap_fail" -eq 0 ]; }
