@@ -47,9 +47,11 @@
  * block replay's own options (block_sweep.c).  Not -fno-math-errno: with
  * it GCC rewrites pow(x, -1) as 1/x, not the C library's last bit; and
  * -fno-fast-math after $CC's words, which may hold -ffast-math, and
- * before the others, which it would undo (it turns trapping math on). */
+ * before the others, which it would undo (it turns trapping math on).
+ * -fopenmp-simd honours emit_block.c's `omp simd` marks (no OpenMP
+ * runtime, no threads). */
 static const char *const cflags[] = {"-std=c99", "-O3", "-fno-fast-math", "-fno-trapping-math", "-ffp-contract=off",
-                                     "-fPIC", "-shared", NULL};
+                                     "-fopenmp-simd", "-fPIC", "-shared", NULL};
 
 /* FNV-1a's step, 64 bits, from seed h, eight bytes at a time (a byte at a
  * time was a tenth of a --jit run's start-up), the high half folded back
