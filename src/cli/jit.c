@@ -74,29 +74,22 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* the whole of f (an object of a few hundred KB, at most 128 MB) into a
- * new *buf, *len bytes; 0, or -1 (a read error, out of memory) */
-static int slurp(FILE *f, char **buf, size_t *len)
+/* the checksum (fnv from seed h) of the first n bytes of the file at
+ * fd, read from where it stands in pieces of a multiple of 8 bytes (so
+ * the steps fall as over the whole text), into *h; 0, or -1 (a read
+ * error, a file shorter than n).  Not a buffer of the whole object: its
+ * fresh pages, a page fault each, cost a warm run more than the reads. */
+static int file_sum(int fd, size_t n, uint64_t *h)
 {
-    char *b = NULL;
-    size_t n = 0, cap = 0, k;
-    do {
-        if (n == cap) {
-            char *nb = cap > ((size_t)64 << 20) ? NULL : realloc(b, cap = cap ? 2 * cap : 65536);
-            if (!nb) {
-                free(b);
-                return -1;
-            }
-            b = nb;
-        }
-        n += k = fread(b + n, 1, cap - n, f);
-    } while (k > 0);
-    if (ferror(f)) {
-        free(b);
-        return -1;
+    unsigned char piece[4096];
+    while (n > 0) {
+        ssize_t k = read(fd, piece, n < sizeof piece ? n : sizeof piece);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
+        *h = fnv(*h, piece, (size_t)k);
+        n -= (size_t)k;
+        if (n > 0 && k % 8) return -1;   /* (a short read of a regular file: not one of ours) */
     }
-    *buf = b;
-    *len = n;
     return 0;
 }
 #define FNV_SEED 0xcbf29ce484222325u
@@ -173,31 +166,23 @@ static void *load(const char *path, const char *key, const char **why)
         *why = errno == ENOENT ? "absent" : "damaged";
         return NULL;
     }
-    FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
-    if (!f) {
+    /* its bytes' checksum, then the trailer that must hold it, then its end */
+    uint64_t h = FNV_SEED;
+    char want[TRAILER_LEN + 1], have[TRAILER_LEN + 1];
+    int bad = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < TRAILER_LEN || st.st_size > ((off_t)128 << 20) ||
+              file_sum(fd, (size_t)st.st_size - TRAILER_LEN, &h) < 0 ||
+              read(fd, have, sizeof have) != TRAILER_LEN;
+    if (!bad) snprintf(want, sizeof want, TRAILER, (unsigned long long)h);
+    if (bad || memcmp(want, have, TRAILER_LEN) != 0) {
         close(fd);
-        *why = "damaged";
-        return NULL;
-    }
-    /* the whole file, for its checksum */
-    char *buf = NULL;
-    size_t len = 0;
-    int bad = slurp(f, &buf, &len) < 0;
-    char want[TRAILER_LEN + 1] = "";
-    if (!bad && len >= TRAILER_LEN)
-        snprintf(want, sizeof want, TRAILER, (unsigned long long)fnv(FNV_SEED, buf, len - TRAILER_LEN));
-    bad |= len < TRAILER_LEN || memcmp(want, buf + len - TRAILER_LEN, TRAILER_LEN) != 0;
-    free(buf);
-    if (bad) {
-        fclose(f);
         *why = "damaged";
         return NULL;
     }
     /* the very file checked, through its descriptor where /proc has it */
     char self[64];
-    snprintf(self, sizeof self, "/proc/self/fd/%d", fileno(f));
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
     void *lib = dlopen(access(self, R_OK) == 0 ? self : path, RTLD_NOW | RTLD_LOCAL);
-    fclose(f);
+    close(fd);
     const char *k2 = lib ? dlsym(lib, "adcalc_jit_key") : NULL;
     if (!lib || !k2 || strcmp(k2, key) != 0 || !dlsym(lib, "adcalc_jit")) {
         if (lib) dlclose(lib);
@@ -249,17 +234,15 @@ static int run(char *const argv[])
 /* appends the trailer to the object at path; 0 or -1 */
 static int seal(const char *path)
 {
-    FILE *f = fopen(path, "r+b");
-    if (!f) return -1;
-    char *buf;
-    size_t len;
-    int bad = slurp(f, &buf, &len) < 0;
-    if (!bad) {
-        uint64_t h = fnv(FNV_SEED, buf, len);
-        free(buf);
-        bad = fseek(f, 0, SEEK_END) != 0 || fprintf(f, TRAILER, (unsigned long long)h) != TRAILER_LEN;
-    }
-    return fclose(f) != 0 || bad ? -1 : 0;
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat st;
+    uint64_t h = FNV_SEED;
+    char t[TRAILER_LEN + 1];
+    int bad = fstat(fd, &st) != 0 || st.st_size > ((off_t)128 << 20) || file_sum(fd, (size_t)st.st_size, &h) < 0 ||
+              snprintf(t, sizeof t, TRAILER, (unsigned long long)h) != TRAILER_LEN ||
+              write(fd, t, TRAILER_LEN) != TRAILER_LEN;
+    return close(fd) != 0 || bad ? -1 : 0;
 }
 
 /* the cache directory, made (0700) when absent, into dir; 0 or -1 (errno,
