@@ -9,8 +9,8 @@
  * -- the interpreter replays the rows, and --stats says why.
  *
  * The cache is $XDG_CACHE_HOME/adcalc (else ~/.cache/adcalc): one file per
- * key, the key a hash of the C text, the compiler's command and adcalc's
- * version.  An entry is written under a temporary name and renamed into
+ * key, the key a hash of the C text (its runtime, the same for every
+ * tape, as its checksum), the compiler's command and adcalc's version.  An entry is written under a temporary name and renamed into
  * place, so no run sees half of one, and two runs compiling the same tape
  * at once both end with a whole entry.  An entry ends with a trailer, a
  * checksum of its bytes, checked before it is loaded; the object defines
@@ -276,7 +276,7 @@ static int cache_dir(char *dir, size_t size)
     return 0;
 }
 
-/* the key's two sums, taken as the C text is written: on a cache hit the
+/* the key's two sums, taken as the key's text is written: on a cache hit the
  * text is never kept (keeping its 70 KB of runtime cost a warm --jit run
  * more than its compiled rows saved, in page faults).  fnv's steps fall
  * where they would over the whole text: a word split between two writes
@@ -304,22 +304,29 @@ static ssize_t sums_write(void *cookie, const char *buf, size_t n)
     return (ssize_t)n;
 }
 
-static int source(const ad_plan *p, int lanes, char **src, size_t *len);
-
-/* the key of plan p's C text, compiled by argv[0..nw) with cflags, into
- * key (33 bytes); 0 or -1 */
+/* the key of plan p's C text (the runtime in it as its checksum:
+ * ad_emit_block_key), compiled by argv[0..nw) with cflags, into key (33
+ * bytes); 0 or -1 */
 static int text_key(const ad_plan *p, int lanes, char *const *argv, size_t nw, char *key)
 {
     text_sums S = {FNV_SEED, FNV_SEED ^ 0x9e3779b97f4a7c15u, {0}, 0};
 #ifdef HAVE_FOPENCOOKIE
     FILE *f = fopencookie(&S, "w", (cookie_io_functions_t){NULL, sums_write, NULL, NULL});
     if (!f) return -1;
-    int rc = ad_emit_block_c(f, p, "adcalc_jit", lanes);
+    char buf[4096];   /* (stdio's own would be a page fault of start-up) */
+    setvbuf(f, buf, _IOFBF, sizeof buf);
+    int rc = ad_emit_block_key(f, p, "adcalc_jit", lanes);
     if (fclose(f) != 0 || rc != 0) return -1;
 #else
-    char *src;
+    char *src = NULL;
     size_t len;
-    if (source(p, lanes, &src, &len) < 0) return -1;
+    FILE *f = open_memstream(&src, &len);
+    if (!f) return -1;
+    int rc = ad_emit_block_key(f, p, "adcalc_jit", lanes);
+    if (fclose(f) != 0 || rc != 0) {
+        free(src);
+        return -1;
+    }
     sums_write(&S, src, len);
     free(src);
 #endif

@@ -429,6 +429,10 @@ int ad_emit_c(FILE *f, const ad_plan *p, const ad_emit_options *o);
 typedef int ad_block_fn(size_t np, const double *x, size_t xstride, const long *xcol, const double *fixed,
                         double *out, size_t stride, unsigned char *flags);
 int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int width);
+/* The same file with the runtime (the engine's numeric code, the same
+ * for every tape of one adcalc) written as its checksum: the text to key
+ * a cache of compiled files by, without the runtime's 58 KB to write. */
+int ad_emit_block_key(FILE *f, const ad_plan *p, const char *name, int width);
 void ad_block_use(ad_block *b, const ad_plan *p, ad_block_fn *fn);
 
 /* ---- names, numbers and statements the command shares ---- */

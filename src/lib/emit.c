@@ -12,7 +12,7 @@
 #include "emit.h"
 #include "alloc.h"
 
-extern const char *const adi_emit_runtime[];   /* emit_rt.c */
+extern const char adi_emit_runtime[], adi_emit_runtime_sum[];   /* emit_rt.c */
 
 void adi_emit_out(adi_emitter *E, const char *fmt, ...)
 {
@@ -115,7 +115,8 @@ void adi_emit_runtime_text(adi_emitter *E)
     adi_emit_out(E, "enum { ADI_OK = %d, ADI_SINGULAR = %d, ADI_KINK = %d, ADI_SINGULAR_HIGHER = %d, ADI_OVERFLOW = %d,\n"
                     "       ADI_OVERFLOW_HIGHER = %d };\n#define ADI_GUARD_FAILED \"another path\"\n",
                  ADI_OK, ADI_SINGULAR, ADI_KINK, ADI_SINGULAR_HIGHER, ADI_OVERFLOW, ADI_OVERFLOW_HIGHER);
-    for (size_t i = 0; adi_emit_runtime[i]; i++) fputs(adi_emit_runtime[i], E->f);
+    if (E->runtime_sum) adi_emit_out(E, "/* the runtime: cksum %s */\n", adi_emit_runtime_sum);
+    else fputs(adi_emit_runtime, E->f);
     adi_emit_out(E, "/* node partials d[] with statuses s[] as the sweeps take them: a partial\n"
                     " * that is not finite where ops.def names no point is singular, or beyond\n"
                     " * a double where the op has a wide rule (wide; sweep: then left to the\n"
@@ -221,7 +222,7 @@ static void main_program(adi_emitter *E)
 int ad_emit_c(FILE *f, const ad_plan *p, const ad_emit_options *o)
 {
     const ad_tape *t = p->t;
-    adi_emitter E = {f, p, t, o, adi_malloc(t->n ? t->n : 1), adi_malloc(t->n ? t->n : 1), 0};
+    adi_emitter E = {f, p, t, o, adi_malloc(t->n ? t->n : 1), adi_malloc(t->n ? t->n : 1), 0, 0};
     int rc = -2;
     if (E.act && E.need) {
         head(&E);

@@ -17,6 +17,7 @@ typedef struct {
     unsigned char *act;    /* the sweep being written: nodes that depend on a differentiated input */
     unsigned char *need;   /* ...and that an output depends on (their derivatives are carried) */
     int fails;             /* a FAIL was written: the function needs its label */
+    int runtime_sum;       /* the runtime written as its checksum (ad_emit_block_key) */
 } adi_emitter;
 
 /* printf onto the file being written (its errors are the stream's) */
@@ -34,7 +35,8 @@ extern const adi_rule_text adi_emit_rules[AD_OP_COUNT];
  * named as the variables <pre>A, <pre>B, <pre>I (string literals are
  * copied as they are) */
 void adi_emit_rule(adi_emitter *E, const char *s, const char *pre, size_t i);
-/* the runtime every emitted file carries: adcalc's numeric code */
+/* the runtime every emitted file carries: adcalc's numeric code (or,
+ * with E->runtime_sum, a comment naming its checksum) */
 void adi_emit_runtime_text(adi_emitter *E);
 /* writes the function: the plan's derivation step over its tape */
 void adi_emit_function(adi_emitter *E);

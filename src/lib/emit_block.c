@@ -436,12 +436,14 @@ done:
     free(next);
 }
 
-int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int width)
+/* the file of ad_emit_block_c, its runtime as the runtime's checksum
+ * when runtime_sum (ad_emit_block_key) */
+static int block_file(FILE *f, const ad_plan *p, const char *name, int width, int runtime_sum)
 {
     const ad_tape *t = p->t;
     ad_emit_options o = {0};
     o.name = name;
-    adi_emitter E = {f, p, t, &o, adi_malloc(t->n ? t->n : 1), adi_malloc(t->n ? t->n : 1), 0};
+    adi_emitter E = {f, p, t, &o, adi_malloc(t->n ? t->n : 1), adi_malloc(t->n ? t->n : 1), 0, runtime_sum};
     int rc = -2;
     if (E.act && E.need) {
         adi_emit_out(&E, "/* %s.c - adcalc's batch replay of one tape, written by --jit for the\n"
@@ -453,4 +455,14 @@ int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int width)
     free(E.act);
     free(E.need);
     return rc;
+}
+
+int ad_emit_block_c(FILE *f, const ad_plan *p, const char *name, int width)
+{
+    return block_file(f, p, name, width, 0);
+}
+
+int ad_emit_block_key(FILE *f, const ad_plan *p, const char *name, int width)
+{
+    return block_file(f, p, name, width, 1);
 }
