@@ -34,7 +34,7 @@ static void write_chunk(cli_batch_writer *W, cli_batch_chunk *c)
     }
     /* flushed here, so that the errno of a failed write is this thread's */
     errno = 0;
-    if (cli_buf_flush(&c->out, stdout) < 0 || fflush(stdout) != 0) {
+    if (cli_buf_write(&c->out, stdout) < 0) {
         W->write_err = errno ? errno : EIO;
         W->stop = 1;
     }

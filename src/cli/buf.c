@@ -1,7 +1,9 @@
 /* buf.c - the command's output buffer, and its arrays' growth (buf.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "buf.h"
 #include "adcalc.h"
 
@@ -92,6 +94,20 @@ int cli_buf_flush(cli_buf *b, FILE *f)
 {
     int bad = b->nomem;
     if (!bad && b->len && fwrite(b->p, 1, b->len, f) != b->len) bad = 1;
+    b->len = 0;
+    b->nomem = 0;
+    return bad ? -1 : 0;
+}
+
+int cli_buf_write(cli_buf *b, FILE *f)
+{
+    int bad = b->nomem || fflush(f) != 0;
+    int fd = fileno(f);
+    for (size_t at = 0; !bad && at < b->len;) {
+        ssize_t k = write(fd, b->p + at, b->len - at);
+        if (k > 0) at += (size_t)k;
+        else if (k == 0 || errno != EINTR) bad = 1;
+    }
     b->len = 0;
     b->nomem = 0;
     return bad ? -1 : 0;

@@ -43,5 +43,9 @@ int cli_room(void **p, size_t n, size_t *cap, size_t elem);
 /* writes the contents to f and empties the buffer: 0, or -1 when they
  * are incomplete (nothing is written then) or the write failed */
 int cli_buf_flush(cli_buf *b, FILE *f);
+/* the same straight to f's descriptor, after what f holds: a batch
+ * chunk in one write(2), where stdio's fwrite and fflush made two (F2's
+ * 10^6 rows: 245 calls, not 490, at about a microsecond each) */
+int cli_buf_write(cli_buf *b, FILE *f);
 
 #endif
