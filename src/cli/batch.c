@@ -234,6 +234,10 @@ static int columns(run *r, long *hline, char **first)
         cli_error(o, NULL, AD_E_IO, "cannot read '%s': %s", o->points, strerror(errno));
         return cli_exit_code(AD_E_IO);
     }
+    /* binary rows go from read(2) straight into a chunk: no stdio buffer
+     * (its page was a page fault of a --jit run's start-up); the stream's
+     * first use (stdin has no other reader then, options.c) */
+    if (o->binary) setvbuf(r->in, NULL, _IONBF, 0);
     int status = cli_batch_read_header(P, r->in, &r->hdr, &r->hdrcap, hline, first);
     /* the output's separator, whatever the number of columns: a tab for
      * --format tsv or a tab-separated input, else a comma */

@@ -312,6 +312,9 @@ static void run_binary(cli_batch_chunk *c)
     const cli_batch_plan *P = c->P;
     size_t rowbytes = P->ncol * sizeof(double), nrows = c->inlen / rowbytes;
     size_t r = 0;
+    /* room for the chunk's rows at once, not doubling block by block, a
+     * copy each time (when this fails, binary_rows finds nomem, says so) */
+    cli_buf_room(&c->out, nrows * P->L->width * sizeof(double));
     while (r < nrows && !c->stopped) {
         /* the block takes the rows up to the next one it cannot */
         size_t done = c->bk ? binary_rows(c, r, nrows - r) : 0;
