@@ -313,7 +313,8 @@ static void run_binary(cli_batch_chunk *c)
     size_t rowbytes = P->ncol * sizeof(double), nrows = c->inlen / rowbytes;
     size_t r = 0;
     /* room for the chunk's rows at once, not doubling block by block, a
-     * copy each time (when this fails, binary_rows finds nomem, says so) */
+     * copy each time (a failure leaves the buffer's nomem, which the
+     * chunk's writer reports) */
     cli_buf_room(&c->out, nrows * P->L->width * sizeof(double));
     while (r < nrows && !c->stopped) {
         /* the block takes the rows up to the next one it cannot */

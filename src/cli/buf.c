@@ -103,11 +103,17 @@ int cli_buf_write(cli_buf *b, FILE *f)
 {
     int bad = b->nomem || fflush(f) != 0;
     int fd = fileno(f);
-    for (size_t at = 0; !bad && at < b->len;) {
+    size_t at = 0;
+    while (!bad && at < b->len) {
         ssize_t k = write(fd, b->p + at, b->len - at);
         if (k > 0) at += (size_t)k;
-        else if (k == 0 || errno != EINTR) bad = 1;
+        else if (k < 0 && errno == EINTR) continue;
+        else break;
     }
+    /* what write(2) did not take goes through stdio: written if the
+     * failure has passed, else the stream holds the error (ferror), which
+     * main's last check reports, as for every other write */
+    if (!bad && at < b->len && (fwrite(b->p + at, 1, b->len - at, f) != b->len - at || fflush(f) != 0)) bad = 1;
     b->len = 0;
     b->nomem = 0;
     return bad ? -1 : 0;

@@ -45,7 +45,8 @@ int cli_room(void **p, size_t n, size_t *cap, size_t elem);
 int cli_buf_flush(cli_buf *b, FILE *f);
 /* the same straight to f's descriptor, after what f holds: a batch
  * chunk in one write(2), where stdio's fwrite and fflush made two (F2's
- * 10^6 rows: 245 calls, not 490, at about a microsecond each) */
+ * 10^6 rows: 245 calls, not 490, at about a microsecond each); on a
+ * failure f's error indicator is set, as cli_buf_flush leaves it */
 int cli_buf_write(cli_buf *b, FILE *f);
 
 #endif

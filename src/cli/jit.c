@@ -10,8 +10,9 @@
  *
  * The cache is $XDG_CACHE_HOME/adcalc (else ~/.cache/adcalc): one file per
  * key, the key a hash of the C text (its runtime, the same for every
- * tape, as its checksum), the compiler's command and adcalc's version.  An entry is written under a temporary name and renamed into
- * place, so no run sees half of one, and two runs compiling the same tape
+ * tape, as its checksum), the compiler's command and adcalc's version.
+ * An entry is written under a temporary name and renamed into place, so
+ * no run sees half of one, and two runs compiling the same tape
  * at once both end with a whole entry.  An entry ends with a trailer, a
  * checksum of its bytes, checked before it is loaded; the object defines
  * its key, checked after.  A damaged or foreign entry is compiled again
@@ -85,10 +86,11 @@ static int file_sum(int fd, size_t n, uint64_t *h)
     while (n > 0) {
         ssize_t k = read(fd, piece, n < sizeof piece ? n : sizeof piece);
         if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return -1;
+        if (k <= 0) return errno = k < 0 ? errno : EIO, -1;
         *h = fnv(*h, piece, (size_t)k);
         n -= (size_t)k;
-        if (n > 0 && k % 8) return -1;   /* (a short read of a regular file: not one of ours) */
+        /* (a short read that splits a word: taken as damaged, compiled again) */
+        if (n > 0 && k % 8) return errno = EIO, -1;
     }
     return 0;
 }
@@ -276,9 +278,9 @@ static int cache_dir(char *dir, size_t size)
     return 0;
 }
 
-/* the key's two sums, taken as the key's text is written: on a cache hit the
- * text is never kept (keeping its 70 KB of runtime cost a warm --jit run
- * more than its compiled rows saved, in page faults).  fnv's steps fall
+/* the key's two sums, taken as the key's text is written: on a cache
+ * hit no text is kept (keeping the whole of it, 70 KB for F2, cost a warm
+ * --jit run more than its compiled rows saved, in page faults).  fnv's steps fall
  * where they would over the whole text: a word split between two writes
  * waits in tail. */
 typedef struct {

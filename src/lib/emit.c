@@ -115,7 +115,7 @@ void adi_emit_runtime_text(adi_emitter *E)
     adi_emit_out(E, "enum { ADI_OK = %d, ADI_SINGULAR = %d, ADI_KINK = %d, ADI_SINGULAR_HIGHER = %d, ADI_OVERFLOW = %d,\n"
                     "       ADI_OVERFLOW_HIGHER = %d };\n#define ADI_GUARD_FAILED \"another path\"\n",
                  ADI_OK, ADI_SINGULAR, ADI_KINK, ADI_SINGULAR_HIGHER, ADI_OVERFLOW, ADI_OVERFLOW_HIGHER);
-    if (E->runtime_sum) adi_emit_out(E, "/* the runtime: cksum %s */\n", adi_emit_runtime_sum);
+    if (E->runtime_sum) adi_emit_out(E, "/* the runtime: checksum %s */\n", adi_emit_runtime_sum);
     else fputs(adi_emit_runtime, E->f);
     adi_emit_out(E, "/* node partials d[] with statuses s[] as the sweeps take them: a partial\n"
                     " * that is not finite where ops.def names no point is singular, or beyond\n"
