@@ -14,18 +14,7 @@
 #include <string.h>
 #include "namemap.h"
 #include "tape.h"
-
-static long fails, checks;
-
-#define CHECK(c, ...)                                  \
-    do {                                               \
-        checks++;                                      \
-        if (!(c) && fails++ < 20) {                    \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                       \
-            printf("\n");                              \
-        }                                              \
-    } while (0)
+#include "unit.h"
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 static uint64_t next(void)
@@ -159,6 +148,5 @@ int main(void)
     tables();
     tape_elements();
     tape_constants();
-    printf("%ld checks, %ld failed\n", checks, fails);
-    return fails != 0;
+    return unit_done();
 }

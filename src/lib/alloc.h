@@ -1,17 +1,38 @@
 /* alloc.h - the engine's allocation entry points.  All engine allocations go
  * through these so that out-of-memory is always reported (never a crash) and
  * so that tests can make the n-th allocation fail on purpose (see
- * tests/inject_alloc.c, loaded with LD_PRELOAD). */
+ * tests/inject_alloc.c, loaded with LD_PRELOAD), and so that a large block
+ * is hinted to be backed by huge pages (alloc.c). */
 #ifndef AD_ALLOC_H
 #define AD_ALLOC_H
 
 #include <stdlib.h>
 #include <string.h>
 
-static inline void *adi_malloc(size_t n) { return malloc(n ? n : 1); }
-static inline void *adi_realloc(void *p, size_t n) { return realloc(p, n ? n : 1); }
+/* blocks of at least this many bytes are hinted to be backed by huge pages */
+#define ADI_LARGE ((size_t)4 << 20)
+/* the hint (alloc.c): the whole 2 MB extents of p's bytes; any p, any size */
+void adi_hint_large(void *p, size_t bytes);
+
+static inline void *adi_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (n >= ADI_LARGE) adi_hint_large(p, n);
+    return p;
+}
+static inline void *adi_realloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (n >= ADI_LARGE) adi_hint_large(q, n);
+    return q;
+}
 /* n zeroed elements of size elem (at least one byte); NULL on overflow too */
-static inline void *adi_calloc(size_t n, size_t elem) { return calloc(n ? n : 1, elem ? elem : 1); }
+static inline void *adi_calloc(size_t n, size_t elem)
+{
+    void *p = calloc(n ? n : 1, elem ? elem : 1);
+    if (p && n >= ADI_LARGE / (elem ? elem : 1)) adi_hint_large(p, n * elem);
+    return p;
+}
 static inline char *adi_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;

@@ -11,11 +11,9 @@
  * adi_tape_finish then drops what no output uses.  Values are unchanged to
  * the bit; a reused node sums its adjoint contributions in one place, so
  * derivatives can differ from the raw tape's in the last bits. */
-#define _GNU_SOURCE 1   /* madvise's MADV_HUGEPAGE */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "tape.h"
 #include "rules.h"
 #include "numfmt.h"
@@ -49,21 +47,9 @@ static cse_slot *cse_find(cse_table *c, int32_t op, int32_t a, int32_t b)
     }
 }
 
-/* a table of at least want slots (a power of two); on Linux in huge
- * pages when it is large: every lookup lands somewhere at random, and a
- * tape of millions of nodes otherwise misses the TLB on each */
 static cse_slot *cse_alloc(size_t ncap)
 {
-    size_t bytes = ncap * sizeof(cse_slot);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= ((size_t)4 << 20)) {
-        void *p = NULL;
-        if (posix_memalign(&p, (size_t)2 << 20, bytes) != 0) return NULL;
-        madvise(p, bytes, MADV_HUGEPAGE);   /* a hint: fine if refused */
-        return p;
-    }
-#endif
-    return adi_malloc(bytes);
+    return adi_malloc(ncap * sizeof(cse_slot));
 }
 
 /* Twins are looked for among the last 2^13 to 2^14 operations: two

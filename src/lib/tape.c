@@ -7,21 +7,6 @@
 #include "rules.h"
 #include "alloc.h"
 
-int adi_grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need) {
-        if (nc > ((size_t)-1) / 2 / elem) return -1;
-        nc *= 2;
-    }
-    void *np = adi_realloc(*p, nc * elem);
-    if (!np) return -1;
-    *p = np;
-    *cap = nc;
-    return 0;
-}
-
 ad_tape *ad_tape_new(void)
 {
     ad_tape *t = adi_malloc(sizeof *t);
