@@ -8,9 +8,10 @@
  * mremap and copies it instead (the first version of the hint advised only
  * the block's whole 2 MB extents: every growth past 32 MB was a copy).  So
  * on Linux, for blocks from adi_malloc, adi_calloc and every growth of an
- * adi_grow array past ADI_LARGE: the block lies in one mapping of
- * /proc/self/smaps, and when the kernel has transparent huge pages, that
- * mapping is flagged "hg" (MADV_HUGEPAGE). */
+ * adi_grow array past ADI_LARGE: a block that malloc mapped for itself
+ * lies in one mapping of /proc/self/smaps, and when the kernel has
+ * transparent huge pages, the block's mapping is flagged "hg"
+ * (MADV_HUGEPAGE). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,41 +22,57 @@
 
 static int have_smaps, have_thp;
 
-/* the flags of the one mapping that holds [p, p+n): 1 and its VmFlags in
- * flags, or 0 when no single mapping holds it all */
-static int one_mapping(const void *p, size_t n, char *flags, size_t fsz)
+/* the mapping of /proc/self/smaps that holds address p: its bounds into
+ * *lo, *hi and its VmFlags into flags; 1, 0 if none holds p, -1 if smaps
+ * cannot be read */
+static int mapping_of(const void *p, uintptr_t *lo, uintptr_t *hi, char *flags, size_t fsz)
 {
     FILE *f = fopen("/proc/self/smaps", "r");
     if (!f) return -1;
-    char line[512];
+    char *line = NULL;
+    size_t cap = 0;
     int inside = 0, found = 0;
-    uintptr_t lo = (uintptr_t)p, hi = lo + n;
     flags[0] = 0;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) > 0) {
         uintptr_t a, b;
-        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &a, &b) == 2 && strchr(line, '-') < strchr(line, ' ')) {
-            inside = a <= lo && hi <= b;
-            found |= inside;
+        char sep;
+        /* a mapping's first line: "start-end perms ...", in hex; the other
+         * lines are "Name:  value" */
+        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR "%c", &a, &b, &sep) == 3 && sep == ' ') {
+            inside = a <= (uintptr_t)p && (uintptr_t)p < b;
+            if (inside) {
+                *lo = a;
+                *hi = b;
+                found = 1;
+            }
         } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
-            size_t l = strlen(line + 8);
-            if (l >= fsz) l = fsz - 1;
-            memcpy(flags, line + 8, l);
-            flags[l] = 0;
+            snprintf(flags, fsz, "%.*s", (int)(fsz - 1), line + 8);
             inside = 0;
         }
     }
+    free(line);
     fclose(f);
     return found;
 }
 
-/* a block of n bytes at p, from an allocation that asked for huge pages */
+/* a block of n bytes at p, from an allocation that asked for huge pages:
+ * it is flagged hg and, when malloc mapped it for itself (its mapping
+ * starts in p's page), that mapping holds all of it.  (A block in malloc's
+ * heap shares the heap's mappings, which the advice may leave in pieces:
+ * harmless there, where realloc never mremaps.) */
 static void check_block(const char *what, const void *p, size_t n)
 {
     if (!have_smaps) return;
     char flags[256];
-    int one = one_mapping(p, n, flags, sizeof flags);
-    CHECK(one == 1, "%s: %zu bytes at %p are not within one mapping", what, n, p);
-    if (one == 1 && have_thp) CHECK(strstr(flags, " hg") != NULL, "%s: %zu bytes: no hg among VmFlags:%s", what, n, flags);
+    uintptr_t lo = 0, hi = 0, page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    int r = mapping_of(p, &lo, &hi, flags, sizeof flags);
+    CHECK(r >= 0, "%s: cannot read /proc/self/smaps", what);
+    CHECK(r != 0, "%s: no mapping holds %p", what, p);
+    if (r != 1) return;
+    if (lo == ((uintptr_t)p & ~(page - 1)))
+        CHECK((uintptr_t)p + n <= hi, "%s: %zu bytes at %p are not within their own mapping (it ends %zu bytes in)",
+              what, n, p, (size_t)(hi - (uintptr_t)p));
+    if (have_thp) CHECK(strstr(flags, " hg") != NULL, "%s: %zu bytes: no hg among VmFlags:%s", what, n, flags);
 }
 
 int main(void)

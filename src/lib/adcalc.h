@@ -7,7 +7,13 @@
  * The engine keeps no global mutable state: every call works on the objects
  * passed to it, so separate tapes and workspaces can be used from separate
  * threads, and one finished tape (or plan) can be shared read-only by many
- * threads, each with its own ad_work. */
+ * threads, each with its own ad_work.
+ *
+ * One effect reaches beyond those objects: on Linux, a block of 4 MB or more
+ * that the engine allocates is advised to be backed by transparent huge
+ * pages (madvise MADV_HUGEPAGE over the block's pages, which may hold a few
+ * bytes of neighbouring allocations; see the man page's THE TAPE, Memory).
+ * It is a hint and changes no data; errno is kept. */
 #ifndef ADCALC_H
 #define ADCALC_H
 

@@ -11,7 +11,8 @@
 
 /* blocks of at least this many bytes are hinted to be backed by huge pages */
 #define ADI_LARGE ((size_t)4 << 20)
-/* the hint (alloc.c): the whole 2 MB extents of p's bytes; any p, any size */
+/* the hint (alloc.c) for the live block p of at least bytes bytes, just
+ * allocated: its pages (whole) are asked to be backed by huge pages */
 void adi_hint_large(void *p, size_t bytes);
 
 static inline void *adi_malloc(size_t n)
@@ -29,8 +30,9 @@ static inline void *adi_realloc(void *p, size_t n)
 /* n zeroed elements of size elem (at least one byte); NULL on overflow too */
 static inline void *adi_calloc(size_t n, size_t elem)
 {
-    void *p = calloc(n ? n : 1, elem ? elem : 1);
-    if (p && n >= ADI_LARGE / (elem ? elem : 1)) adi_hint_large(p, n * elem);
+    size_t nn = n ? n : 1, ee = elem ? elem : 1;
+    void *p = calloc(nn, ee);
+    if (p && nn >= ADI_LARGE / ee) adi_hint_large(p, nn * ee);   /* (calloc checked the product) */
     return p;
 }
 static inline char *adi_strdup(const char *s)

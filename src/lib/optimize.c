@@ -47,6 +47,7 @@ static cse_slot *cse_find(cse_table *c, int32_t op, int32_t a, int32_t b)
     }
 }
 
+/* a table of ncap slots, uninitialised */
 static cse_slot *cse_alloc(size_t ncap)
 {
     return adi_malloc(ncap * sizeof(cse_slot));
