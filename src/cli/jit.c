@@ -278,11 +278,28 @@ static int cache_dir(char *dir, size_t size)
     return 0;
 }
 
+/* what emit (ad_emit_block_c or ad_emit_block_key) writes for plan p, into
+ * *src (malloc'd, *len bytes), or -1 with *src NULL */
+static int emit_text(int (*emit)(FILE *, const ad_plan *, const char *, int), const ad_plan *p, int lanes,
+                     char **src, size_t *len)
+{
+    *src = NULL;
+    FILE *f = open_memstream(src, len);
+    if (!f) return -1;
+    int rc = emit(f, p, "adcalc_jit", lanes);
+    if (fclose(f) != 0 || rc != 0) {
+        free(*src);
+        *src = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 /* the key's two sums, taken as the key's text is written: on a cache
- * hit no text is kept (keeping the whole of it, 70 KB for F2, cost a warm
- * --jit run more than its compiled rows saved, in page faults).  fnv's steps fall
- * where they would over the whole text: a word split between two writes
- * waits in tail. */
+ * hit no text is kept (keeping the whole of it, 70 KB for F2, cost a
+ * warm --jit run more than its compiled rows saved, in page faults).
+ * fnv's steps fall where they would over the whole text: a word split
+ * between two writes waits in tail. */
 typedef struct {
     uint64_t h1, h2;
     unsigned char tail[8];
@@ -322,13 +339,7 @@ static int text_key(const ad_plan *p, int lanes, char *const *argv, size_t nw, c
 #else
     char *src = NULL;
     size_t len;
-    FILE *f = open_memstream(&src, &len);
-    if (!f) return -1;
-    int rc = ad_emit_block_key(f, p, "adcalc_jit", lanes);
-    if (fclose(f) != 0 || rc != 0) {
-        free(src);
-        return -1;
-    }
+    if (emit_text(ad_emit_block_key, p, lanes, &src, &len) < 0) return -1;
     sums_write(&S, src, len);
     free(src);
 #endif
@@ -344,14 +355,7 @@ static int text_key(const ad_plan *p, int lanes, char *const *argv, size_t nw, c
  * after it), or -1 */
 static int source(const ad_plan *p, int lanes, char **src, size_t *len)
 {
-    FILE *f = open_memstream(src, len);
-    if (!f) return -1;
-    int rc = ad_emit_block_c(f, p, "adcalc_jit", lanes);
-    if (fclose(f) != 0 || rc != 0) {
-        free(*src);
-        *src = NULL;
-        return -1;
-    }
+    if (emit_text(ad_emit_block_c, p, lanes, src, len) < 0) return -1;
     char *more = realloc(*src, *len + KEY_LINE);
     if (!more) {
         free(*src);
