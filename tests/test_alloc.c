@@ -1,4 +1,5 @@
-/* test_alloc.c - alloc.c: arrays grown by adi_grow keep their contents, and
+/* test_alloc.c - alloc.c: arrays grown by adi_grow and adi_reserve keep
+ * their contents, adi_reserve makes exactly the room asked for, and
  * a large block is asked to be backed by huge pages without being cut in
  * pieces.
  *
@@ -122,6 +123,33 @@ int main(void)
         }
     }
     free(m);
+
+    /* adi_reserve: the room asked for, or twice the old when that is more
+     * (a run of small reservations does not copy at every one); the
+     * contents kept */
+    uint32_t *r = NULL;
+    size_t rcap = 0;
+    CHECK(adi_grow((void **)&r, &rcap, 100, sizeof *r) == 0 && rcap == 128, "adi_grow to 100: capacity %zu", rcap);
+    if (r) {
+        for (size_t i = 0; i < 100; i++) r[i] = (uint32_t)i;
+        CHECK(adi_reserve((void **)&r, &rcap, 120, sizeof *r) == 0 && rcap == 128,
+              "adi_reserve within the capacity changed it to %zu", rcap);
+        CHECK(adi_reserve((void **)&r, &rcap, 129, sizeof *r) == 0 && rcap == 256,
+              "adi_reserve(129) from 128: capacity %zu, not 256", rcap);
+        size_t big = (ADI_LARGE / sizeof *r) * 3 + 5;
+        CHECK(adi_reserve((void **)&r, &rcap, big, sizeof *r) == 0 && rcap == big,
+              "adi_reserve(%zu) from 256: capacity %zu, not exactly that", big, rcap);
+        size_t bad = 0;
+        for (size_t i = 0; i < 100; i++) bad += r[i] != (uint32_t)i;
+        CHECK(bad == 0, "adi_reserve: %zu of 100 elements changed", bad);
+        r[big - 1] = 1;   /* (the room is there: ASan and valgrind would see it otherwise) */
+        check_block("adi_reserve", r, big * sizeof *r);
+        uint32_t *keep = r;
+        CHECK(adi_reserve((void **)&r, &rcap, (size_t)-1 / 2, sizeof *r) < 0 && r == keep && rcap == big,
+              "adi_reserve of an impossible size: not -1 with the array kept");
+    }
+    free(r);
+
     double *z = adi_calloc((size_t)1 << 20, sizeof *z);
     CHECK(z != NULL, "adi_calloc failed");
     if (z) {

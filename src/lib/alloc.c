@@ -55,3 +55,15 @@ int adi_grow(void **p, size_t *cap, size_t need, size_t elem)
     *cap = nc;
     return 0;
 }
+
+int adi_reserve(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    if (need > ((size_t)-1) / elem) return -1;
+    if (*cap <= ((size_t)-1) / 2 / elem && need < *cap * 2) need = *cap * 2;
+    void *np = adi_realloc(*p, need * elem);
+    if (!np) return -1;
+    *p = np;
+    *cap = need;
+    return 0;
+}

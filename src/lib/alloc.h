@@ -43,5 +43,10 @@ static inline char *adi_strdup(const char *s)
 }
 /* grows *p (of *cap elements of size elem) to hold at least need; 0 or -1 */
 int adi_grow(void **p, size_t *cap, size_t need, size_t elem);
+/* grows *p (of *cap elements of size elem) when it holds fewer than need:
+ * room made once for what is known to come.  To need, or to twice *cap
+ * when that is more, so that a run of reservations copies no more than
+ * adi_grow's doubling would; 0 or -1 */
+int adi_reserve(void **p, size_t *cap, size_t need, size_t elem);
 
 #endif
