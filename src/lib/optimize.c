@@ -157,7 +157,7 @@ int ad_optimize(ad_tape *t, ad_optstats *st)
     /* the vectors first: the copy finds their elements by index */
     if (!u || !map || !cv || !flag || adi_tape_copy_vectors(u, t) < 0) goto out;
     /* u has at most t's nodes: its arrays are made once, not grown */
-    if (adi_tape_reserve(u, n, t->nleaves, t->pool_len) < 0) goto out;
+    adi_tape_reserve(u, n, t->nleaves, t->pool_len);
     memset(flag, 0, n);
     for (size_t i = 0; i < n; i++) {
         const ad_instr c = t->code[i];

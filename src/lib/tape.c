@@ -127,30 +127,31 @@ void ad_tape_reset(ad_tape *t)
     forget_elements(t, 0);
 }
 
-int adi_tape_reserve(ad_tape *t, size_t nodes, size_t leaves, size_t bytes)
+void adi_tape_reserve(ad_tape *t, size_t nodes, size_t leaves, size_t bytes)
 {
-    if (t->nomem) return -1;
     size_t max = t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX;
-    if (t->n >= max) return 0;   /* (the next push reports it full) */
+    if (t->nomem || t->n >= max) return;
     if (nodes > max - t->n) nodes = max - t->n;
     if (leaves > nodes) leaves = nodes;
     if (bytes > UINT32_MAX - t->pool_len) bytes = UINT32_MAX - t->pool_len;
+    /* (each array keeps its contents whether its growth fails or not) */
     size_t need = t->n + nodes, c1 = t->cap, c2 = t->cap, l1 = t->leafcap, l2 = t->leafcap, l3 = t->leafcap;
-    int bad = adi_reserve((void **)&t->code, &c1, need, sizeof *t->code) < 0 ||
-              adi_reserve((void **)&t->pos, &c2, need, sizeof *t->pos) < 0;
-    t->cap = c1 < c2 ? c1 : c2;
-    if (!bad && leaves) {
-        bad = adi_reserve((void **)&t->rcval, &l1, t->nleaves + leaves, sizeof *t->rcval) < 0 ||
-              adi_reserve((void **)&t->rtext, &l2, t->nleaves + leaves, sizeof *t->rtext) < 0 ||
-              adi_reserve((void **)&t->rleaf, &l3, t->nleaves + leaves, sizeof *t->rleaf) < 0 ||
-              adi_reserve((void **)&t->pool, &t->pool_cap, t->pool_len + bytes, 1) < 0;
-        t->leafcap = l1 < l2 ? (l1 < l3 ? l1 : l3) : (l2 < l3 ? l2 : l3);
+    if (adi_reserve((void **)&t->code, &c1, need, sizeof *t->code) < 0 ||
+        adi_reserve((void **)&t->pos, &c2, need, sizeof *t->pos) < 0) {
+        t->cap = c1 < c2 ? c1 : c2;
+        return;
     }
-    if (!bad && !t->novalues)
-        bad = adi_reserve((void **)&t->rval, &t->rvalcap, need, sizeof *t->rval) < 0 ||
-              adi_reserve((void **)&t->rdep, &t->rdepcap, need, 1) < 0;
-    if (bad) t->nomem = 1;
-    return bad ? -1 : 0;
+    t->cap = c1 < c2 ? c1 : c2;
+    if (leaves) {
+        int bad = adi_reserve((void **)&t->rcval, &l1, t->nleaves + leaves, sizeof *t->rcval) < 0 ||
+                  adi_reserve((void **)&t->rtext, &l2, t->nleaves + leaves, sizeof *t->rtext) < 0 ||
+                  adi_reserve((void **)&t->rleaf, &l3, t->nleaves + leaves, sizeof *t->rleaf) < 0 ||
+                  adi_reserve((void **)&t->pool, &t->pool_cap, t->pool_len + bytes, 1) < 0;
+        t->leafcap = l1 < l2 ? (l1 < l3 ? l1 : l3) : (l2 < l3 ? l2 : l3);
+        if (bad) return;
+    }
+    if (!t->novalues && adi_reserve((void **)&t->rval, &t->rvalcap, need, sizeof *t->rval) == 0)
+        adi_reserve((void **)&t->rdep, &t->rdepcap, need, 1);
 }
 
 static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int col)
@@ -264,15 +265,15 @@ long adi_tape_vin(const ad_tape *t, const char *name, size_t len)
     return i >= 0 && t->vin[i].len ? i : -1;
 }
 
-int adi_tape_reserve_vector(ad_tape *t, const char *name, size_t len)
+void adi_tape_reserve_vector(ad_tape *t, const char *name, size_t len)
 {
     int32_t i = adi_symtab_get(&t->vecs, name, len);
-    if (i < 0) return 0;
+    if (i < 0) return;
     const struct adi_vecin *v = &t->vin[i];
     size_t fresh = v->len > v->ncache ? v->len - v->ncache : 0;
     for (size_t k = 0; k < v->ncache && k < v->len; k++) fresh += v->node[k] < 0;
     /* each named name[k]: the name, brackets and up to 9 digits (k <= AD_VECTOR_MAX) */
-    return fresh ? adi_tape_reserve(t, fresh, fresh, fresh * (len + 11)) : 0;
+    if (fresh) adi_tape_reserve(t, fresh, fresh, fresh * (len + 11));
 }
 
 int32_t adi_rec_vin_element(ad_tape *t, size_t vi, size_t k, int line, int col)

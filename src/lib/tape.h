@@ -127,14 +127,15 @@ int32_t adi_rec_var(ad_tape *t, const char *name, size_t len, int line, int col)
 int32_t adi_rec_const(ad_tape *t, double v, const char *text, size_t len, int line, int col);
 int32_t adi_rec_op(ad_tape *t, int op, int32_t a, int32_t b, int line, int col);
 /* room made at once for nodes more nodes, leaves of them leaves with
- * bytes of text, when that many are about to be recorded (a vector's
+ * bytes of text, when about that many are to be recorded (a vector's
  * elements, the optimiser's copy): the arrays are not grown and copied
- * again and again.  Never beyond the tape's limit.  0, or -1 when out of
- * memory (t->nomem set) */
-int adi_tape_reserve(ad_tape *t, size_t nodes, size_t leaves, size_t bytes);
+ * again and again.  Never beyond the tape's limit.  An estimate, not a
+ * need: room that cannot be had is left to the pushes, which report out
+ * of memory if they cannot grow either */
+void adi_tape_reserve(ad_tape *t, size_t nodes, size_t leaves, size_t bytes);
 /* adi_tape_reserve for the elements of declared vector name[0..len) not
  * recorded yet, when all are about to be */
-int adi_tape_reserve_vector(ad_tape *t, const char *name, size_t len);
+void adi_tape_reserve_vector(ad_tape *t, const char *name, size_t len);
 /* notes that node (a recording index) is called name[0..len) followed by
  * suffix (a NUL-terminated string, "" for none), when the tape keeps
  * names; a name the node has just been given is not noted again.  0, or

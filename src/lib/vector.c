@@ -85,7 +85,7 @@ static int32_t input_element(adi_pctx *P, const char *name, size_t len, size_t k
 int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int line, int col)
 {
     int32_t h = adi_vec_new(P, n);
-    if (adi_tape_reserve_vector(P->t, name, len) < 0) longjmp(P->oom, 1);
+    adi_tape_reserve_vector(P->t, name, len);
     for (size_t k = 0; k < n; k++) {
         int32_t e = input_element(P, name, len, k + 1, line, col);
         adi_vec_el(P->prog, h)[k] = e;
@@ -273,7 +273,7 @@ int32_t adi_vec_op(adi_pctx *P, int code, int32_t a, int32_t b, int line, int co
     long n = common_len(P, ab, b < 0 ? 1 : 2, line, col);
     if (n < -1) return -1;
     int32_t r = adi_vec_new(P, (size_t)n);
-    if (n > 0 && adi_tape_reserve(P->t, (size_t)n, 0, 0) < 0) longjmp(P->oom, 1);
+    if (n > 0) adi_tape_reserve(P->t, (size_t)n, 0, 0);
     for (long k = 0; k < n; k++) {
         int32_t x = rec(P, code, elem(P->prog, a, (size_t)k), b < 0 ? -1 : elem(P->prog, b, (size_t)k), line, col);
         adi_vec_el(P->prog, r)[k] = x;
@@ -517,8 +517,7 @@ static void reserve_terms(adi_pctx *P, struct mark m, double terms)
 {
     const ad_tape *t = P->t;
     size_t k = terms < (double)ADI_NODE_MAX ? (size_t)terms : ADI_NODE_MAX;   /* (the most a tape holds) */
-    if (adi_tape_reserve(P->t, (t->n - m.n) * k, (t->nleaves - m.nleaves) * k, (t->pool_len - m.pool_len) * k) < 0)
-        longjmp(P->oom, 1);
+    adi_tape_reserve(P->t, (t->n - m.n) * k, (t->nleaves - m.nleaves) * k, (t->pool_len - m.pool_len) * k);
 }
 
 int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, int32_t lo, int32_t hi, size_t end,
