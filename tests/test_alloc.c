@@ -1,5 +1,7 @@
 /* test_alloc.c - alloc.c: arrays grown by adi_grow and adi_reserve keep
- * their contents, adi_reserve makes exactly the room asked for, and
+ * their contents, adi_reserve makes the room asked for (or twice the
+ * capacity, when that is more, so a run of reservations copies no more
+ * than doubling would), and
  * a large block is asked to be backed by huge pages without being cut in
  * pieces.
  *

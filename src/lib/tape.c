@@ -136,17 +136,15 @@ void adi_tape_reserve(ad_tape *t, size_t nodes, size_t leaves, size_t bytes)
     if (bytes > UINT32_MAX - t->pool_len) bytes = UINT32_MAX - t->pool_len;
     /* (each array keeps its contents whether its growth fails or not) */
     size_t need = t->n + nodes, c1 = t->cap, c2 = t->cap, l1 = t->leafcap, l2 = t->leafcap, l3 = t->leafcap;
-    if (adi_reserve((void **)&t->code, &c1, need, sizeof *t->code) < 0 ||
-        adi_reserve((void **)&t->pos, &c2, need, sizeof *t->pos) < 0) {
-        t->cap = c1 < c2 ? c1 : c2;
-        return;
-    }
+    int bad = adi_reserve((void **)&t->code, &c1, need, sizeof *t->code) < 0 ||
+              adi_reserve((void **)&t->pos, &c2, need, sizeof *t->pos) < 0;
     t->cap = c1 < c2 ? c1 : c2;
+    if (bad) return;
     if (leaves) {
-        int bad = adi_reserve((void **)&t->rcval, &l1, t->nleaves + leaves, sizeof *t->rcval) < 0 ||
-                  adi_reserve((void **)&t->rtext, &l2, t->nleaves + leaves, sizeof *t->rtext) < 0 ||
-                  adi_reserve((void **)&t->rleaf, &l3, t->nleaves + leaves, sizeof *t->rleaf) < 0 ||
-                  adi_reserve((void **)&t->pool, &t->pool_cap, t->pool_len + bytes, 1) < 0;
+        bad = adi_reserve((void **)&t->rcval, &l1, t->nleaves + leaves, sizeof *t->rcval) < 0 ||
+              adi_reserve((void **)&t->rtext, &l2, t->nleaves + leaves, sizeof *t->rtext) < 0 ||
+              adi_reserve((void **)&t->rleaf, &l3, t->nleaves + leaves, sizeof *t->rleaf) < 0 ||
+              adi_reserve((void **)&t->pool, &t->pool_cap, t->pool_len + bytes, 1) < 0;
         t->leafcap = l1 < l2 ? (l1 < l3 ? l1 : l3) : (l2 < l3 ? l2 : l3);
         if (bad) return;
     }
