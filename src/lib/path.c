@@ -17,6 +17,7 @@
  * this point's. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "derive.h"
 #include "alloc.h"
@@ -266,12 +267,48 @@ static ad_errclass record(const ad_plan *p, const double *point, ad_tape **out, 
     return AD_E_NONE;
 }
 
+/* The outputs of the tape recorded at a point are those of p's tape: as
+ * many for each source, a vector where it had one.  The row of every
+ * point is laid out by p (its columns, the printers' grouping, batch
+ * mode's header), so a value whose length depends on the path (a loop
+ * that appends, a branch that picks a slice) is an error at that point,
+ * never a row of another width: 0, or AD_E_DOMAIN with d at the source. */
+/* "a number", or "a vector of n elements", into buf */
+static const char *shape(char *buf, size_t size, int vector, size_t n)
+{
+    if (!vector) snprintf(buf, size, "a number");
+    else snprintf(buf, size, "a vector of %zu element%s", n, n == 1 ? "" : "s");
+    return buf;
+}
+
+static ad_errclass same_outputs(const ad_tape *of, const ad_tape *t, ad_diag *d)
+{
+    for (size_t s = 0; s < ad_tape_nsources(of) && s < ad_tape_nsources(t); s++) {
+        size_t f0, f1;
+        int v0, v1;
+        size_t n0 = ad_tape_source_outputs(of, s, &f0, &v0), n1 = ad_tape_source_outputs(t, s, &f1, &v1);
+        if (n0 == n1 && v0 == v1) continue;
+        /* where the point's value was computed (its first element) */
+        int line = 1, col = 1;
+        if (n1) ad_tape_pos(t, ad_tape_output(t, f1), &line, &col);
+        char a[64], b[64];
+        ad_errclass e = ad_diag_set(d, AD_E_DOMAIN, line, col,
+                                    "the value is %s at this point but %s where the program was first recorded: "
+                                    "a value's length cannot depend on the path it takes",
+                                    shape(a, sizeof a, v1, n1), shape(b, sizeof b, v0, n0));
+        if (d) d->src = (int)s;
+        return e;
+    }
+    return AD_E_NONE;
+}
+
 /* the plan a point takes after a miss: recorded, and kept in place of the
  * least recently used */
 static ad_errclass add_path(struct adi_paths *P, const ad_plan *p, const double *point, ad_plan **q, ad_diag *d)
 {
     ad_tape *t;
     ad_errclass e = record(p, point, &t, d);
+    if (!e && (e = same_outputs(p->t, t, d))) ad_tape_free(t);
     if (e) return e;
     e = ad_plan_new(t, &p->rq.r, q, NULL, d);
     if (e) {
