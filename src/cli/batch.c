@@ -81,7 +81,7 @@ static int record_all(run *r)
         return cli_exit_code(e);
     }
     if ((e = cli_check_values(o, o->src, o->nsrc, r->P.t, 1, &d))) {
-        cli_report(o, &(cli_where){.src = &o->src[d.src]}, &d);
+        cli_report(o, &(cli_where){.src = d.src >= 0 ? &o->src[d.src] : NULL}, &d);
         return cli_exit_code(e);
     }
     if ((e = cli_prepare(o, r->P.t, &d))) {

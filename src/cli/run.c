@@ -132,7 +132,9 @@ ad_errclass cli_check_values(const cli_options *o, const cli_source *src, size_t
         if (d) d->src = (int)s;
         return AD_E_USAGE;
     }
-    return many ? cli_adjoint_weights(o, ad_tape_noutputs(t), cli_has_vector_value(t), d) : AD_E_NONE;
+    ad_errclass e = many ? cli_adjoint_weights(o, ad_tape_noutputs(t), cli_has_vector_value(t), d) : AD_E_NONE;
+    if (e && d) d->src = -1;   /* the command's error, not an expression's */
+    return e;
 }
 
 /* the n sources on one tape are its outputs, each with its own
@@ -357,7 +359,9 @@ int cli_run(const cli_options *o)
             expectation_free(&X);
             if (!status || e == AD_E_IO) status = cli_exit_code(e);
             cli_point_free(&pt);
-            if (e == AD_E_IO) break;   /* out of memory is fatal: stop here */
+            /* out of memory is fatal: stop here; an error of the command
+             * (no source: --adjoint's count) has no records on stdout */
+            if (e == AD_E_IO || d.src < 0) break;
             int rc = o->nsrc > 1 && !o->dump ? tsv_header(o, joint, &headed) : 0;
             /* its lines: a vector value recorded before it failed has one per element */
             size_t outputs = joint ? o->nsrc : ad_tape_noutputs(t) > 1 ? ad_tape_noutputs(t) : 1;
