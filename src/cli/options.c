@@ -1084,18 +1084,19 @@ static ad_errclass not_at(const cli_options *o, const char *opt, const char *nam
     return usage(d, "%s: '%s' has no value in -at", opt, name);
 }
 
-/* --seed x=[...]: as many elements as -at gives x */
-static ad_errclass seed_lengths(const cli_options *o, ad_diag *d)
+/* --seed x=[...] and --sigma x=[...] (b, of option opt): as many
+ * elements as -at gives x (a short --sigma would leave the rest exact) */
+static ad_errclass vector_lengths(const cli_options *o, const cli_bindings *b, const char *opt, ad_diag *d)
 {
     cli_nameset at;
-    if (!o->seed.nvecs) return AD_E_NONE;
+    if (!b->nvecs) return AD_E_NONE;
     if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) return nomem(d);
     ad_errclass e = AD_E_NONE;
-    for (size_t v = 0; !e && v < o->seed.nvecs; v++) {
-        const cli_vector *x = &o->seed.vecs[v];
+    for (size_t v = 0; !e && v < b->nvecs; v++) {
+        const cli_vector *x = &b->vecs[v];
         size_t n = cli_nameset_vector(&at, x->name, strlen(x->name));
         if (n && n != x->len)
-            e = ad_diag_set(d, AD_E_USAGE, 0, 0, "--seed: %.60s has %zu element%s, but %zu in -at", x->name, x->len,
+            e = ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: %.60s has %zu element%s, but %zu in -at", opt, x->name, x->len,
                             x->len == 1 ? "" : "s", n);
     }
     cli_nameset_free(&at);
@@ -1108,7 +1109,7 @@ static ad_errclass check_at_names(const cli_options *o, ad_diag *d)
 {
     ad_errclass e = AD_E_NONE;
     if (o->points) return e;
-    if ((e = seed_lengths(o, d))) return e;
+    if ((e = vector_lengths(o, &o->seed, "--seed", d)) || (e = vector_lengths(o, &o->sigma, "--sigma", d))) return e;
     size_t i = first_at(o, o->seed.names, o->seed.n, 0, 0, &e, d);
     if (!e && i < o->seed.n) return not_at(o, "--seed", o->seed.names[i], d);
     if (!e) i = first_at(o, o->wrt, o->nwrt, 0, 0, &e, d);
