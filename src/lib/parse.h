@@ -74,6 +74,14 @@ typedef struct adi_prog {
     size_t nvecs, veccap;
     int32_t *velem;
     size_t nvelem, velemcap;
+    /* each input vector as one vector, made on its first use and shared
+     * by the later ones (by the tape's index of it; 0: none), while
+     * incache_t and its epoch are the tape's: a loop that names x
+     * does not copy its n elements at every iteration */
+    int32_t *incache;
+    size_t nincache;
+    const void *incache_t;
+    unsigned incache_epoch;
 } adi_prog;
 
 /* a program over src[0..len) with no names bound and no functions */
@@ -172,6 +180,9 @@ struct adi_vec {
     unsigned nbind;         /* names bound to it (counted up only): an
                              * element's assignment changes it in place
                              * when it is one name's alone */
+    size_t input;           /* 1 + the tape's index of the input vector
+                             * whose elements it holds unchanged (the
+                             * program's cache of it), or 0 */
 };
 static inline int adi_is_vec(int32_t h) { return h >= ADI_VEC_BASE; }
 /* a new vector of len elements (to be filled through adi_vec_el); leaves
@@ -183,6 +194,12 @@ size_t adi_vec_len(const adi_prog *g, int32_t h);
 /* the node of name[0..len) when it is a declared vector input or a vector
  * binding: the vector (input vectors are recorded element by element) */
 int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int line, int col);
+/* ...as a vector of its own, to be changed in place */
+int32_t adi_vec_input_copy(adi_pctx *P, const char *name, size_t len, size_t n, int line, int col);
+/* the arena is cut back to nvecs vectors and nvelem elements (an indexed
+ * sum's term is done): an input's cached vector made above the cut is
+ * moved down to it, and the new counts are set */
+void adi_vec_cut(adi_prog *g, size_t nvecs, size_t nvelem);
 /* name[index] and name[lo..hi] (indices start at 1); -1 after a diagnostic */
 int32_t adi_vec_index(adi_pctx *P, const char *name, size_t len, int32_t index, int line, int col, int iline,
                       int icol);

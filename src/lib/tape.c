@@ -108,6 +108,7 @@ void adi_flow_free(adi_flowsrc *f)
 
 void ad_tape_reset(ad_tape *t)
 {
+    t->epoch++;
     t->n = t->ninputs = t->nconsts = t->nleaves = t->pool_len = 0;
     t->nomem = t->full = 0;
     t->nout = 0;
@@ -395,6 +396,7 @@ void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m)
             forget_const(t, t->rcval[l]);
     }
     forget_elements(t, m->n);
+    t->epoch++;
     t->n = m->n;
     t->nleaves = m->nleaves;
     t->pool_len = m->pool_len;

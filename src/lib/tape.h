@@ -104,6 +104,9 @@ struct ad_tape {
     const adi_names *at;    /* the point recorded at: input name -> index */
     const double *atv;      /* ...in these values; at NULL: no point, inputs nan */
     size_t max_iter;     /* loop iterations a recording may run */
+    unsigned epoch;      /* counted up when recorded nodes are forgotten
+                          * (a reset, a rollback): what a recording keeps
+                          * of the tape's nodes is stale when it changes */
     int undecided;       /* recorded at no point, a comparison met an input's
                           * nan: the path is no point's (flow.c stops loops) */
     size_t nguards;      /* guard nodes (after finish) */

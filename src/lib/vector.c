@@ -27,7 +27,7 @@ int32_t adi_vec_new(adi_pctx *P, size_t len)
         adi_grow((void **)&g->vecs, &g->veccap, g->nvecs + 1, sizeof *g->vecs) < 0 ||
         adi_grow((void **)&g->velem, &g->velemcap, g->nvelem + len + 1, sizeof *g->velem) < 0)
         longjmp(P->oom, 1);
-    g->vecs[g->nvecs] = (struct adi_vec){g->nvelem, len, 0};
+    g->vecs[g->nvecs] = (struct adi_vec){g->nvelem, len, 0, 0};
     g->nvelem += len;
     adi_memo_bad(P);   /* a loop's notes hold scalars only: its span is parsed again */
     return (int32_t)(ADI_VEC_BASE + g->nvecs++);
@@ -40,9 +40,38 @@ void adi_vec_free(adi_prog *g)
 {
     free(g->vecs);
     free(g->velem);
+    free(g->incache);
     g->vecs = NULL;
     g->velem = NULL;
-    g->nvecs = g->veccap = g->nvelem = g->velemcap = 0;
+    g->incache = NULL;
+    g->nvecs = g->veccap = g->nvelem = g->velemcap = g->nincache = 0;
+}
+
+void adi_vec_cut(adi_prog *g, size_t nvecs, size_t nvelem)
+{
+    /* the cached vectors above the cut, in the arena's order: each moves
+     * down below the next, never over one not yet moved */
+    for (;;) {
+        size_t best = g->nincache;
+        for (size_t i = 0; i < g->nincache; i++) {
+            size_t v = g->incache[i] ? (size_t)(g->incache[i] - ADI_VEC_BASE) : 0;
+            if (!g->incache[i] || v < nvecs) continue;
+            if (v >= g->nvecs || g->vecs[v].input != i + 1) {
+                g->incache[i] = 0;   /* (not the cached vector any more) */
+                continue;
+            }
+            if (best == g->nincache || v < (size_t)(g->incache[best] - ADI_VEC_BASE)) best = i;
+        }
+        if (best == g->nincache) break;
+        struct adi_vec x = g->vecs[g->incache[best] - ADI_VEC_BASE];
+        memmove(g->velem + nvelem, g->velem + x.off, x.len * sizeof *g->velem);
+        g->vecs[nvecs] = (struct adi_vec){nvelem, x.len, x.nbind, x.input};
+        g->incache[best] = (int32_t)(ADI_VEC_BASE + nvecs);
+        nvecs++;
+        nvelem += x.len;
+    }
+    g->nvecs = nvecs;
+    g->nvelem = nvelem;
 }
 
 /* ---- recording ---- */
@@ -91,7 +120,7 @@ static int32_t input_element(adi_pctx *P, const char *name, size_t len, size_t k
     return i;
 }
 
-int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int line, int col)
+int32_t adi_vec_input_copy(adi_pctx *P, const char *name, size_t len, size_t n, int line, int col)
 {
     int32_t h = adi_vec_new(P, n);
     adi_tape_reserve_vector(P->t, name, len);
@@ -99,6 +128,39 @@ int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int l
         int32_t e = input_element(P, name, len, k + 1, line, col);
         adi_vec_el(P->prog, h)[k] = e;
     }
+    return h;
+}
+
+int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int line, int col)
+{
+    adi_prog *g = P->prog;
+    int32_t vi = adi_symtab_get(&P->t->vecs, name, len);
+    if (vi < 0) return adi_vec_input_copy(P, name, len, n, line, col);
+    if (g->incache_t != (const void *)P->t || g->incache_epoch != P->t->epoch) {
+        /* another tape's nodes, or some forgotten since */
+        if (g->nincache) memset(g->incache, 0, g->nincache * sizeof *g->incache);
+        g->incache_t = P->t;
+        g->incache_epoch = P->t->epoch;
+    }
+    if ((size_t)vi < g->nincache && g->incache[vi]) {
+        size_t v = (size_t)(g->incache[vi] - ADI_VEC_BASE);
+        if (v < g->nvecs && g->vecs[v].input == (size_t)vi + 1 && g->vecs[v].len == n) {
+            adi_memo_bad(P);   /* as a new vector would: a loop's notes hold scalars only */
+            return g->incache[vi];
+        }
+    }
+    int32_t h = adi_vec_input_copy(P, name, len, n, line, col);
+    size_t cap = g->nincache;
+    if ((size_t)vi >= cap) {
+        /* (no room to note it: the next use copies again) */
+        if (adi_grow((void **)&g->incache, &cap, (size_t)vi + 1, sizeof *g->incache) < 0) return h;
+        memset(g->incache + g->nincache, 0, (cap - g->nincache) * sizeof *g->incache);
+        g->nincache = cap;
+    }
+    struct adi_vec *x = &g->vecs[h - ADI_VEC_BASE];
+    x->input = (size_t)vi + 1;
+    x->nbind = 1;   /* the cache holds it: an element's assignment through a name copies it */
+    g->incache[vi] = h;
     return h;
 }
 
@@ -371,6 +433,7 @@ static int32_t reclaim(adi_prog *g, const int32_t *args, size_t n, int32_t r)
     memmove(g->velem + dst->off, g->velem + src->off, src->len * sizeof *g->velem);
     dst->len = src->len;
     dst->nbind = 0;
+    dst->input = 0;
     g->nvelem = dst->off + dst->len;
     g->nvecs = lo + 1;
     return (int32_t)(ADI_VEC_BASE + lo);
@@ -590,8 +653,7 @@ int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, in
             acc = -1;
             break;
         }
-        g->nvecs = nvecs;
-        g->nvelem = nvelem;
+        adi_vec_cut(g, nvecs, nvelem);
         acc = acc < 0 ? r : rec(P, op, acc, r, line, col);
         if (i == a) mark = (struct mark){P->t->n, P->t->nleaves, P->t->pool_len};
         else if (i == a + 1) reserve_terms(P, mark, b - i);
@@ -630,7 +692,7 @@ ad_errclass adi_vec_assign(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *
     if (at < 0) return P.cls;
     if (at > 0) return AD_E_NONE;   /* (in a block not taken: undone at its end) */
     if (h < 0) {
-        h = adi_vec_input(&P, name, nl, n, st->line, st->col);   /* a copy of the input vector */
+        h = adi_vec_input_copy(&P, name, nl, n, st->line, st->col);   /* a copy of the input vector */
     } else if (g->vecs[h - ADI_VEC_BASE].nbind > 1 || g->skip || g->journal) {
         /* another name has it, or an undo log may bring it back: a copy */
         int32_t c = adi_vec_new(&P, n);
