@@ -8,8 +8,7 @@
  * guard does not hold.
  *
  * A block not taken is still parsed, once, with prog->skip set: its errors
- * are errors wherever the point is (but an index out of range, which is
- * one only where the block runs: vector.c), its free names are inputs, and its
+ * are errors wherever the point is, its free names are inputs, and its
  * nodes feed nothing (the finished tape drops them).  Its assignments are
  * undone when it ends, so a name assigned in one branch only keeps its
  * earlier value in the others.

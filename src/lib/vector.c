@@ -103,15 +103,6 @@ static int32_t whole_const(adi_pctx *P, double v, int line, int col)
     return i;
 }
 
-/* what an element out of range stands for in a part not taken: nan,
- * which feeds nothing (the finished tape drops it) */
-static int32_t stand_in(adi_pctx *P, int line, int col)
-{
-    int32_t i = adi_rec_const(P->t, NAN, "nan", 3, line, col);
-    if (i < 0) longjmp(P->oom, 1);
-    return i;
-}
-
 /* input name[k] of a declared vector */
 static int32_t input_element(adi_pctx *P, const char *name, size_t len, size_t k, int line, int col)
 {
@@ -237,11 +228,7 @@ static int not_vector(adi_pctx *P, const char *name, size_t len, int line, int c
     return 1;
 }
 
-/* the index node i as a position in a vector of n: 0; -1 after a
- * diagnostic; 1 when it is out of range in a part not taken (an if() or
- * a block the recording does not run: `if(i > 1, x[i-1], 0)` at i = 1),
- * where it is no error: the caller stands in for what it would have
- * given, which feeds nothing */
+/* the index node i as a position in a vector of n: 0, or -1 */
 static int position(adi_pctx *P, int32_t i, const char *name, size_t len, size_t n, size_t lo_ok, int line,
                     int col, size_t *k)
 {
@@ -253,7 +240,6 @@ static int position(adi_pctx *P, int32_t i, const char *name, size_t len, size_t
         return 0;
     }
     if (v < (double)lo_ok || v > (double)n) {
-        if (P->prog->skip) return 1;   /* a part not taken: the index it would have had is not this one */
         quoted(q, sizeof q, name, len);
         if (v < 1 && lo_ok == 1)
             adi_perror(P, AD_E_DOMAIN, line, col, "index %.17g is out of range: indices start at 1 (%s has %zu element%s)",
@@ -276,9 +262,7 @@ int32_t adi_vec_index(adi_pctx *P, const char *name, size_t len, int32_t index, 
         if (not_vector(P, name, len, line, col)) return -1;
         return whole_const(P, 1, line, col);
     }
-    int at = position(P, index, name, len, n, 1, iline, icol, &k);
-    if (at < 0) return -1;
-    if (at > 0) return stand_in(P, line, col);
+    if (position(P, index, name, len, n, 1, iline, icol, &k) < 0) return -1;
     int32_t r = h < 0 ? input_element(P, name, len, k, line, col) : adi_vec_el(P->prog, h)[k - 1];
     adi_memo_index(P, (size_t)(name - P->src), len, index, line, col, iline, icol, r);
     return r;
@@ -297,12 +281,9 @@ int32_t adi_vec_slice(adi_pctx *P, const char *name, size_t len, int32_t lo, int
     int fixed = !adi_is_vec(lo) && !adi_is_vec(hi) && !P->t->rdep[lo] && !P->t->rdep[hi];
     int past = fixed && P->t->rval[lo] == (double)n + 1 && P->t->rval[hi] == (double)n;
     if (past) return adi_vec_new(P, 0);
-    int at = position(P, lo, name, len, n, 1, lline, lcol, &a);
-    if (at < 0) return -1;
-    if (at > 0) return adi_vec_new(P, 0);
+    if (position(P, lo, name, len, n, 1, lline, lcol, &a) < 0) return -1;
     /* x[a..a-1] is empty (x[n+1..n] too); an end further below is a mistake */
-    if ((at = position(P, hi, name, len, n, a - 1, hline, hcol, &b)) > 0) return adi_vec_new(P, 0);
-    if (at < 0) {
+    if (position(P, hi, name, len, n, a - 1, hline, hcol, &b) < 0) {
         if (P->t->rval[hi] < (double)a - 1 && P->t->rval[hi] >= 0) {
             P->failed = 0;
             adi_perror(P, AD_E_DOMAIN, hline, hcol, "the slice ends at %.0f, before it starts at %zu",
@@ -688,9 +669,7 @@ ad_errclass adi_vec_assign(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *
                            "'%s' is not a vector: make it one first, as with %s = zeros(n)",
                            quoted(q, sizeof q, name, nl), quoted(q, sizeof q, name, nl));
     }
-    int at = position(&P, index, name, nl, n, 1, st->index_line, st->index_col, &k);
-    if (at < 0) return P.cls;
-    if (at > 0) return AD_E_NONE;   /* (in a block not taken: undone at its end) */
+    if (position(&P, index, name, nl, n, 1, st->index_line, st->index_col, &k) < 0) return P.cls;
     if (h < 0) {
         h = adi_vec_input_copy(&P, name, nl, n, st->line, st->col);   /* a copy of the input vector */
     } else if (g->vecs[h - ADI_VEC_BASE].nbind > 1 || g->skip || g->journal) {
