@@ -14,6 +14,8 @@
  * resolved again at each replay (a loop rebinds them), comparisons decide
  * again (adi_compare), an element is looked up again by its index's value
  * (an index out of range parses the span, which says what is wrong).  A
+ * name bound to a vector at a replay (a number when the span was noted)
+ * parses the span, and from then on every time.  A
  * span with more than ADI_MEMO_STEPS steps, or
  * whose parse depends on more than its text (&&, ||, if(), a function of
  * the program or a derived one, an operand the notes cannot name) is
@@ -345,7 +347,14 @@ int adi_memo_replay(ad_tape *t, adi_prog *g, long mi, int32_t *root, int *truth)
         struct adi_mstep *s = &m->step[i];
         int32_t r = 0;
         switch (s->kind) {
-        case M_NAME: r = name(&P, g, s); break;
+        case M_NAME:
+            r = name(&P, g, s);
+            if (r >= 0 && adi_is_vec(r)) {
+                m->bad = 1;   /* the name is a vector now: the notes hold scalars only */
+                m->tries = ADI_MEMO_TRIES;
+                return -2;
+            }
+            break;
         case M_CONST: r = s->node; break;   /* constants are shared: the node of the parse */
         case M_OP: r = adi_rec_op(t, s->code, node[s->a], s->b >= 0 ? node[s->b] : -1, s->line, s->col); break;
         case M_CMP:
