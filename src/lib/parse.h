@@ -74,12 +74,15 @@ typedef struct adi_prog {
     size_t nvecs, veccap;
     int32_t *velem;
     size_t nvelem, velemcap;
-    /* each input vector as one vector, made on its first use and shared
-     * by the later ones (by the tape's index of it; 0: none), while
-     * incache_t and its epoch are the tape's: a loop that names x
-     * does not copy its n elements at every iteration */
+    /* the input vectors named so far: incache[i] is the handle of the
+     * tape's input vector i (0: not made yet), made on its first use and
+     * shared by the later ones, so that a loop naming x does not copy its
+     * n elements at every iteration.  The handles hold for the tape
+     * incache_t at epoch incache_epoch; another tape, or one that has
+     * forgotten nodes since, empties the cache (adi_vec_input) */
     int32_t *incache;
     size_t nincache;
+    int32_t incache_max;   /* no handle in incache is above it */
     const void *incache_t;
     unsigned incache_epoch;
 } adi_prog;

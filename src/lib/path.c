@@ -267,12 +267,6 @@ static ad_errclass record(const ad_plan *p, const double *point, ad_tape **out, 
     return AD_E_NONE;
 }
 
-/* The outputs of the tape recorded at a point are those of p's tape: as
- * many for each source, a vector where it had one.  The row of every
- * point is laid out by p (its columns, the printers' grouping, batch
- * mode's header), so a value whose length depends on the path (a loop
- * that appends, a branch that picks a slice) is an error at that point,
- * never a row of another width: 0, or AD_E_DOMAIN with d at the source. */
 /* "a number", or "a vector of n elements", into buf */
 static const char *shape(char *buf, size_t size, int vector, size_t n)
 {
@@ -281,6 +275,12 @@ static const char *shape(char *buf, size_t size, int vector, size_t n)
     return buf;
 }
 
+/* The outputs of the tape recorded at a point are those of p's tape: as
+ * many for each source, a vector where it had one.  The row of every
+ * point is laid out by p (its columns, the printers' grouping, batch
+ * mode's header), so a value whose length depends on the path (a loop
+ * that appends, a branch that picks a slice) is an error at that point,
+ * never a row of another width: 0, or AD_E_DOMAIN with d at the source. */
 static ad_errclass same_outputs(const ad_tape *of, const ad_tape *t, ad_diag *d)
 {
     for (size_t s = 0; s < ad_tape_nsources(of) && s < ad_tape_nsources(t); s++) {

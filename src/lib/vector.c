@@ -45,13 +45,15 @@ void adi_vec_free(adi_prog *g)
     g->velem = NULL;
     g->incache = NULL;
     g->nvecs = g->veccap = g->nvelem = g->velemcap = g->nincache = 0;
+    g->incache_max = 0;
 }
 
 void adi_vec_cut(adi_prog *g, size_t nvecs, size_t nvelem)
 {
     /* the cached vectors above the cut, in the arena's order: each moves
-     * down below the next, never over one not yet moved */
-    for (;;) {
+     * down below the next, never over one not yet moved (none is above
+     * incache_max: most cuts have nothing to scan) */
+    while (g->incache_max >= (int32_t)(ADI_VEC_BASE + nvecs)) {
         size_t best = g->nincache;
         for (size_t i = 0; i < g->nincache; i++) {
             size_t v = g->incache[i] ? (size_t)(g->incache[i] - ADI_VEC_BASE) : 0;
@@ -62,7 +64,10 @@ void adi_vec_cut(adi_prog *g, size_t nvecs, size_t nvelem)
             }
             if (best == g->nincache || v < (size_t)(g->incache[best] - ADI_VEC_BASE)) best = i;
         }
-        if (best == g->nincache) break;
+        if (best == g->nincache) {
+            g->incache_max = nvecs ? (int32_t)(ADI_VEC_BASE + nvecs - 1) : 0;
+            break;
+        }
         struct adi_vec x = g->vecs[g->incache[best] - ADI_VEC_BASE];
         memmove(g->velem + nvelem, g->velem + x.off, x.len * sizeof *g->velem);
         g->vecs[nvecs] = (struct adi_vec){nvelem, x.len, x.nbind, x.input};
@@ -130,6 +135,7 @@ int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int l
     if (g->incache_t != (const void *)P->t || g->incache_epoch != P->t->epoch) {
         /* another tape's nodes, or some forgotten since */
         if (g->nincache) memset(g->incache, 0, g->nincache * sizeof *g->incache);
+        g->incache_max = 0;
         g->incache_t = P->t;
         g->incache_epoch = P->t->epoch;
     }
@@ -152,6 +158,7 @@ int32_t adi_vec_input(adi_pctx *P, const char *name, size_t len, size_t n, int l
     x->input = (size_t)vi + 1;
     x->nbind = 1;   /* the cache holds it: an element's assignment through a name copies it */
     g->incache[vi] = h;
+    if (h > g->incache_max) g->incache_max = h;
     return h;
 }
 
