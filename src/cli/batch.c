@@ -141,6 +141,11 @@ static int plan_rows(run *r)
     size_t nwrt = 0;
     int status = wrt_columns(r, &vars, &wrt, &nwrt);
     if (!status) status = known(r, &vars, "--wrt", (const char *const *)wrt, nwrt);
+    ad_diag d;
+    if (!status && cli_vector_lengths(o, (const char *const *)P->colnames, P->ncol, "the points", &d)) {
+        cli_report(o, NULL, &d);
+        status = cli_exit_code(d.cls);
+    }
     if (!status) status = known(r, &vars, "--seed", (const char *const *)o->seed.names, o->seed.n);
     cli_nameset_free(&vars);
     if (status) {
@@ -154,7 +159,6 @@ static int plan_rows(run *r)
     rq.cols = o->nwrt ? (const char *const *)wrt : (const char *const *)P->colnames;
     rq.ncols = o->nwrt ? nwrt : P->ncol;
     rq.many = 1;
-    ad_diag d;
     size_t i;
     ad_errclass e = ad_plan_new(P->t, &rq, &P->plan, &i, &d);
     cli_names_free(wrt, nwrt);

@@ -1085,31 +1085,40 @@ static ad_errclass not_at(const cli_options *o, const char *opt, const char *nam
 }
 
 /* --seed x=[...] and --sigma x=[...] (b, of option opt): as many
- * elements as -at gives x (a short --sigma would leave the rest exact) */
-static ad_errclass vector_lengths(const cli_options *o, const cli_bindings *b, const char *opt, ad_diag *d)
+ * elements as the set `at` (of names[], given by where) gives x (a short
+ * --sigma would leave the rest exact) */
+static ad_errclass vector_lengths(const cli_bindings *b, const cli_nameset *at, const char *opt, const char *where,
+                                  ad_diag *d)
+{
+    for (size_t v = 0; v < b->nvecs; v++) {
+        const cli_vector *x = &b->vecs[v];
+        size_t n = cli_nameset_vector(at, x->name, strlen(x->name));
+        if (n && n != x->len)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: %.60s has %zu element%s, but %zu in %s", opt, x->name,
+                               x->len, x->len == 1 ? "" : "s", n, where);
+    }
+    return AD_E_NONE;
+}
+
+ad_errclass cli_vector_lengths(const cli_options *o, const char *const *names, size_t n, const char *where,
+                               ad_diag *d)
 {
     cli_nameset at;
-    if (!b->nvecs) return AD_E_NONE;
-    if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) return nomem(d);
-    ad_errclass e = AD_E_NONE;
-    for (size_t v = 0; !e && v < b->nvecs; v++) {
-        const cli_vector *x = &b->vecs[v];
-        size_t n = cli_nameset_vector(&at, x->name, strlen(x->name));
-        if (n && n != x->len)
-            e = ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: %.60s has %zu element%s, but %zu in -at", opt, x->name, x->len,
-                            x->len == 1 ? "" : "s", n);
-    }
+    if (!o->seed.nvecs && !o->sigma.nvecs) return AD_E_NONE;
+    if (cli_nameset_init(&at, names, n) < 0) return nomem(d);
+    ad_errclass e = vector_lengths(&o->seed, &at, "--seed", where, d);
+    if (!e) e = vector_lengths(&o->sigma, &at, "--sigma", where, d);
     cli_nameset_free(&at);
     return e;
 }
 
 /* --seed and --wrt may only name variables that -at gives (in batch mode
- * the points give them too: checked once the header is read) */
+ * the points give them too: checked once the header is read, as are the
+ * lengths of --seed's and --sigma's vectors against the points') */
 static ad_errclass check_at_names(const cli_options *o, ad_diag *d)
 {
-    ad_errclass e = AD_E_NONE;
-    if (o->points) return e;
-    if ((e = vector_lengths(o, &o->seed, "--seed", d)) || (e = vector_lengths(o, &o->sigma, "--sigma", d))) return e;
+    ad_errclass e = cli_vector_lengths(o, (const char *const *)o->at.names, o->at.n, "-at", d);
+    if (e || o->points) return e;
     size_t i = first_at(o, o->seed.names, o->seed.n, 0, 0, &e, d);
     if (!e && i < o->seed.n) return not_at(o, "--seed", o->seed.names[i], d);
     if (!e) i = first_at(o, o->wrt, o->nwrt, 0, 0, &e, d);

@@ -187,6 +187,13 @@ int cli_parse_number(const char *s, size_t len, double *out, const char **why);
  * element); AD_E_USAGE in d when they are not */
 ad_errclass cli_adjoint_weights(const cli_options *o, size_t outputs, int vectors, ad_diag *d);
 
+/* --seed x=[...] and --sigma x=[...] against names[0..n) (the variables
+ * -at gives, or the columns of the points: where, for the error): as many
+ * elements as names has x[1], x[2], ... when it has any; else AD_E_USAGE
+ * in d */
+ad_errclass cli_vector_lengths(const cli_options *o, const char *const *names, size_t n, const char *where,
+                               ad_diag *d);
+
 /* the request the options make for an engine plan: the point's variables
  * are the -at names, the columns --wrt or the -at names; joint: the
  * outputs of one tape (--jacobian, --adjoint at a point) */
