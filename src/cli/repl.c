@@ -406,7 +406,20 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
     }
     if (e == AD_E_NAME && unbound != (size_t)-1) e = cli_unbound(&S->o, S->t, unbound, &d);
     if (!e && kind == AD_STMT_EXPR && point_vectors(S, S->t) < 0) e = ad_diag_set(&d, AD_E_IO, 0, 0, "out of memory");
+    /* --jacobian: the expression's outputs (a vector's elements) each get
+     * their derivatives; else its value must be a number for what asks
+     * for one (--grad, --hessian, ...), as with -e */
+    int joint = S->o.jacobian;
+    cli_source shown = {.name = "this expression", .src = stmt, .len = n};
+    if (!e && kind == AD_STMT_EXPR && (e = cli_check_values(&S->o, &shown, 1, S->t, joint, &d))) {
+        int kept;
+        size_t len;
+        ad_session_text(S->sess, &len, &kept);
+        d.line = kept + 1;   /* at the statement */
+        d.col = 1;
+    }
     if (!e && kind == AD_STMT_EXPR) e = cli_derive_tape(&S->o, 1, S->t, S->w, &pt, &d);
+    shown.name = S->srcname;   /* JSON's "expr" is the statement */
     if (e) {
         int kept;
         cli_source src = {.name = S->srcname};
@@ -425,19 +438,16 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
         fail(S, e);
         if (kind == AD_STMT_EXPR && !S->interactive && !S->fatal) {
             /* a stream keeps every expression's place on stdout, as -e does */
-            cli_source shown = {.name = S->srcname, .src = stmt, .len = n};
             cli_buf b = {0};
-            cli_print_failure(&b, &S->o, &shown, 1, 1, 0, 0, &src, &d);
+            cli_print_failure(&b, &S->o, &shown, 1, 1, joint, 0, &src, &d);
             print(S, &b);
         }
     } else if (kind == AD_STMT_ASSIGN || kind == AD_STMT_IF || kind == AD_STMT_WHILE || kind == AD_STMT_FOR) {
         shadowing(S, stmt, n);
     } else if (kind == AD_STMT_EXPR) {
-        /* JSON's "expr" is the statement */
-        cli_source shown = {.name = S->srcname, .src = stmt, .len = n};
         cli_buf b = {0};
         if (S->o.format == CLI_FMT_TSV && S->o.header) header(S, &b, &pt);
-        cli_print_answer(&b, &S->o, &shown, 1, 0, 0, &pt.answer);
+        cli_print_answer(&b, &S->o, &shown, 1, joint, 0, &pt.answer);
         print(S, &b);
         ad_tape *tt = S->last; S->last = S->t; S->t = tt;
         ad_work *ww = S->lastw; S->lastw = S->w; S->w = ww;

@@ -610,7 +610,7 @@ void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const
 
 /* "f1 = value  # the expression", a line per expression (a vector value
  * on its own lines, the expression after its ']') */
-static void joint_values(cli_buf *b, const cli_options *o, const cli_answer *a)
+static void joint_values(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, const cli_answer *a)
 {
     const ad_layout *L = ad_plan_layout(a->plan);
     size_t ns = cli_output_groups(a->tape, L->m), wv = 0, wl;
@@ -632,16 +632,16 @@ static void joint_values(cli_buf *b, const cli_options *o, const cli_answer *a)
         } else {
             cli_buf_printf(b, "%-*s  # ", (int)wv, ad_fmt_number(num, sizeof num, a->row[g.first * L->per_out], o->precision));
         }
-        if (s < o->nsrc) put_source_line(b, &o->src[s], 60);
+        if (s < n) put_source_line(b, &src[s], 60);
         cli_buf_puts(b, "\n");
     }
 }
 
-void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a)
+void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, const cli_answer *a)
 {
     const ad_layout *L = ad_plan_layout(a->plan);
     int p = o->precision;
-    joint_values(b, o, a);
+    joint_values(b, o, src, n, a);
     if (L->grad != AD_ABSENT) {
         axis outs = {"", NULL, a->tape, L->m}, vars = {"d/d", a->plan, NULL, 0};
         cli_buf_puts(b, "\n");
@@ -670,7 +670,7 @@ void cli_print_answer(cli_buf *b, const cli_options *o, const cli_source *src, s
         b->nomem |= ex.nomem;
         cli_buf_free(&ex);
     } else if (joint) {
-        cli_print_joint_text(b, o, a);
+        cli_print_joint_text(b, o, src, n, a);
     } else {
         cli_print_text(b, o, src, a, several);
     }

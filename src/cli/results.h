@@ -33,7 +33,7 @@ typedef struct {
 /* one expression's result as text; several: headed by the expression */
 void cli_print_text(cli_buf *b, const cli_options *o, const cli_source *s, const cli_answer *a, int several);
 /* the outputs of one tape (--jacobian, --adjoint) as text */
-void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_answer *a);
+void cli_print_joint_text(cli_buf *b, const cli_options *o, const cli_source *src, size_t n, const cli_answer *a);
 /* the JSON value of the expressions: "x*y" for one, ["x", "y"] for a
  * joint answer */
 void cli_json_exprs(cli_buf *b, const cli_source *src, size_t n, int joint);

@@ -202,10 +202,11 @@ static int cmp_node(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* S->cone: the nodes root depends on (and, with guards, the guards
- * recorded so far and what they depend on), ascending, leaving out those
- * whose value is known when only_unknown; 0 or -1 when out of memory */
-static int collect(ad_session *S, int32_t root, int only_unknown, int guards)
+/* S->cone: the nodes roots[0..nroots) depend on (and, with guards, the
+ * guards recorded so far and what they depend on), ascending, leaving out
+ * those whose value is known when only_unknown; 0 or -1 when out of
+ * memory */
+static int collect(ad_session *S, const int32_t *roots, size_t nroots, int only_unknown, int guards)
 {
     if (++S->visit == 0) {
         memset(S->seen, 0, S->cap * sizeof *S->seen);
@@ -216,8 +217,8 @@ static int collect(ad_session *S, int32_t root, int only_unknown, int guards)
     const ad_instr *code = S->t->code;
     int32_t *stack = NULL;
     size_t scap = 0;
-    if (adi_grow((void **)&stack, &scap, 16, sizeof *stack) < 0) return -1;
-    stack[top++] = root;
+    if (adi_grow((void **)&stack, &scap, nroots + 16, sizeof *stack) < 0) return -1;
+    for (size_t k = 0; k < nroots; k++) stack[top++] = roots[k];
     for (size_t i = 0; guards && i < S->t->n; i++) {
         if (!adi_op_is_guard(code[i].op)) continue;
         if (adi_grow((void **)&stack, &scap, top + 1, sizeof *stack) < 0) {
@@ -287,7 +288,7 @@ static int32_t vec_first(ad_session *S, int32_t root)
  * a nan is an error), evaluating only the nodes not known yet */
 static ad_errclass value(ad_session *S, int32_t root, ad_diag *d)
 {
-    if (collect(S, root, 1, 0) < 0) return adi_err_nomem(d);
+    if (collect(S, &root, 1, 1, 0) < 0) return adi_err_nomem(d);
     const ad_tape *t = S->t;
     double *v = S->w.val;
     for (size_t k = 0; k < S->ncone; k++) {
@@ -326,7 +327,10 @@ static int extract(ad_session *S, const adi_tape_mark *m, int32_t root, ad_tape 
     const ad_tape *t = S->t;
     ad_tape_reset(out);
     ad_tape_set_limit(out, t->limit);
-    if (collect(S, root, 0, 1) < 0) return -1;
+    int vector = adi_is_vec(root);
+    const int32_t *roots = vector ? adi_vec_el(&S->g, root) : &root;
+    size_t nroots = vector ? adi_vec_len(&S->g, root) : 1;
+    if (collect(S, roots, nroots, 0, 1) < 0) return -1;
     for (size_t k = 0; k < S->ninputs; k++)
         if (copy_input(S, S->inputs[k], out) < 0) return -1;
     for (size_t l = m->nleaves; l < t->nleaves; l++)
@@ -347,7 +351,13 @@ static int extract(ad_session *S, const adi_tape_mark *m, int32_t root, ad_tape 
         }
         if (S->map[i] < 0) return -1;
     }
-    if (adi_tape_add_output(out, S->map[root]) < 0 || adi_tape_finish(out) < 0) return -1;
+    /* a vector's elements are the source's outputs, as ad_parse_many's */
+    int32_t *outs = adi_malloc(nroots * sizeof *outs);
+    if (!outs) return -1;
+    for (size_t k = 0; k < nroots; k++) outs[k] = S->map[roots[k]];
+    int r = adi_tape_add_source(out, outs, nroots, vector);
+    free(outs);
+    if (r < 0 || adi_tape_finish(out) < 0) return -1;
     return 0;
 }
 
@@ -508,8 +518,8 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
     size_t undo = S->g.nundo;
     S->g.journal++;
     ad_errclass e = adi_prog_stmt(S->t, &S->g, &st, &root, d);
-    if (!e && st.kind == AD_STMT_EXPR && adi_is_vec(root))   /* a session's value is one number */
-        e = adi_vec_root_error(&S->g, root, st.line, st.col, "this expression's value", d);
+    if (!e && st.kind == AD_STMT_EXPR && adi_is_vec(root) && !adi_vec_len(&S->g, root))
+        e = ad_diag_set(d, AD_E_SYNTAX, st.line, st.col, "the value is an empty vector: there is nothing to compute");
     S->g.journal--;
     int32_t u = e ? -1 : first_unbound(S, &m);
     /* room for the new inputs, should the statement be kept */
