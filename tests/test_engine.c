@@ -1255,6 +1255,39 @@ out:
     ad_tape_free(t);
 }
 
+/* ad_tape_set_point: a recording at no point that fails on a path no point
+ * takes says so (ad_tape_error_pathless); recorded at the point, the path
+ * is the point's, its guards hold there, and the point is unset after */
+static void test_point(void)
+{
+    static const char src[] = "if x > 0 { k = 2 } else { k = 5 }; v = [x, 2*x, 3*x]; v[k]";
+    ad_tape *t = ad_tape_new();
+    ad_work *w = ad_work_new();
+    ad_diag d;
+    ad_errclass e = ad_parse(t, src, strlen(src), &d);
+    check(e == AD_E_DOMAIN && ad_tape_error_pathless(t), "point: at no point, x > 0 on nan takes the else "
+          "branch, whose v[5] fails: pathless (%s, %d)", ad_err_tag(e), ad_tape_error_pathless(t));
+    const char *names[] = {"x"};
+    double x = 1.5;
+    check(ad_tape_set_point(t, names, &x, 1) == 0, "point: ad_tape_set_point");
+    e = ad_parse(t, src, strlen(src), &d);
+    check(e == AD_E_NONE && ad_tape_nguards(t) == 1, "point: recorded at x = 1.5, the path of k = 2 (%s, %zu guards)",
+          ad_err_tag(e), ad_tape_nguards(t));
+    double v = 0;
+    if (!e) e = ad_eval(t, w, &x, &d);
+    if (!e) v = ad_value(t, w);
+    check(e == AD_E_NONE && v == 3, "point: its value there is 2*x = 3 (%g)", v);
+    x = -1;
+    check(ad_tape_set_point(t, names, &x, 1) == 0 && ad_parse(t, src, strlen(src), &d) == AD_E_DOMAIN &&
+              !ad_tape_error_pathless(t) && d.col == 57,
+          "point: at x = -1 the point's own path fails, not pathless, at v[k] (col %d)", d.col);
+    ad_tape_set_point(t, NULL, NULL, 0);
+    e = ad_parse(t, "x*2", 3, &d);
+    check(e == AD_E_NONE && !ad_tape_error_pathless(t), "point: unset, a recording is at no point again");
+    ad_work_free(w);
+    ad_tape_free(t);
+}
+
 int main(void)
 {
     test_layout();
@@ -1266,6 +1299,7 @@ int main(void)
     test_threads();
     if (!getenv("ADCALC_SKIP_DEEP")) test_deep();
     test_flow();
+    test_point();
     printf("1..%d\n", ntest);
     if (nfail) printf("# %d of %d checks failed\n", nfail, ntest);
     return nfail ? 1 : 0;

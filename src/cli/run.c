@@ -146,6 +146,13 @@ ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, 
 {
     memset(pt, 0, sizeof *pt);
     ad_errclass e = cli_record(o, src, n, t, d);
+    if (e && ad_tape_error_pathless(t)) {
+        /* recorded at no point, it failed on a path the point may not
+         * take: recorded at the point, the error is the point's or none */
+        if (ad_tape_set_point(t, (const char *const *)o->at.names, o->at.values, o->at.n) < 0) return nomem(d);
+        e = cli_record(o, src, n, t, d);
+        ad_tape_set_point(t, NULL, NULL, 0);
+    }
     if (!e) e = cli_check_values(o, src, n, t, joint_outputs(o, n), d);
     return e ? e : cli_derive_tape(o, n, t, w, pt, d);
 }

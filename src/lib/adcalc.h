@@ -130,6 +130,22 @@ int ad_tape_set_vector(ad_tape *t, const char *name, size_t namelen, size_t len)
 /* the length of vector name[0..namelen) on t, or 0 when it is none */
 size_t ad_tape_vector_len(const ad_tape *t, const char *name, size_t namelen);
 
+/* A point for the recordings of t: names[0..n) (a vector's elements as
+ * x[1], x[2], ...) with values[0..n), which stay the caller's until the
+ * point is unset (names NULL).  Without one (a new tape's default) a
+ * recording is made at no point: inputs are nan, and a program whose path
+ * depends on them is recorded again at each point it is derived at
+ * (ad_derive); with one, comparisons decide on its values, and the
+ * recording is the path that point takes.  0, or -1 when out of memory
+ * (then t has no point). */
+int ad_tape_set_point(ad_tape *t, const char *const *names, const double *values, size_t n);
+/* 1 when the last recording of t, made at no point, failed after a
+ * comparison of an input's value (nan) took a path no point may take: its
+ * error may be no point's, and a recording at the point says (for
+ * 'if x > 0 { k = 2 } else { k = 5 }; v[k]' with v of 3 elements, the
+ * else branch fails at no point) */
+int ad_tape_error_pathless(const ad_tape *t);
+
 /* Parses src[0..len) and records it on t (after ad_tape_reset).  Returns
  * AD_E_NONE, or an error class with d filled in. */
 ad_errclass ad_parse(ad_tape *t, const char *src, size_t len, ad_diag *d);

@@ -623,12 +623,17 @@ ad_errclass ad_parse_many(ad_tape *t, const char *const *srcs, const size_t *len
         t->cursrc = (int32_t)i;
         ad_errclass e = parse_program(t, srcs[i], lens[i], d);
         if (e) {
+            int pathless = t->undecided && !t->at && e != AD_E_IO;
             if (failed) *failed = i;
             ad_tape_reset(t);
+            t->pathless = pathless;
             return e;
         }
     }
-    if (adi_tape_finish(t) < 0 || (t->nguards && !t->at && keep_sources(t, srcs, lens, m) < 0)) {
+    /* the sources, for the points on other paths (not for path.c's and
+     * a session's recordings at a point: their plans or sessions keep them) */
+    int own = !t->at || t->at == &t->point;
+    if (adi_tape_finish(t) < 0 || (t->nguards && own && keep_sources(t, srcs, lens, m) < 0)) {
         if (failed) *failed = 0;
         ad_tape_reset(t);
         return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");

@@ -45,6 +45,7 @@ void ad_tape_free(ad_tape *t)
     adi_symtab_free(&t->consts);
     free(t->wholes);
     adi_symtab_free(&t->vecs);
+    adi_names_free(&t->point);
     for (size_t i = 0; i < t->nvin; i++) {
         free(t->vin[i].name);
         free(t->vin[i].node);
@@ -84,6 +85,27 @@ int ad_tape_set_vector(ad_tape *t, const char *name, size_t namelen, size_t len)
     return 0;
 }
 
+int ad_tape_set_point(ad_tape *t, const char *const *names, const double *values, size_t n)
+{
+    adi_names_free(&t->point);
+    if (t->at == &t->point) {
+        t->at = NULL;
+        t->atv = NULL;
+    }
+    for (size_t i = 0; names && i < n; i++)
+        if (adi_names_add(&t->point, names[i], strlen(names[i]), (int32_t)i) < 0) {
+            adi_names_free(&t->point);
+            return -1;
+        }
+    if (names) {
+        t->at = &t->point;
+        t->atv = values;
+    }
+    return 0;
+}
+
+int ad_tape_error_pathless(const ad_tape *t) { return t->pathless; }
+
 size_t ad_tape_vector_len(const ad_tape *t, const char *name, size_t namelen)
 {
     int32_t i = adi_symtab_get(&t->vecs, name, namelen);
@@ -116,6 +138,7 @@ void ad_tape_reset(ad_tape *t)
     t->nnames = 0;
     t->nguards = 0;
     t->undecided = 0;
+    t->pathless = 0;
     free(t->feeds);
     t->feeds = NULL;
     adi_flow_free(t->flow);

@@ -109,6 +109,8 @@ struct ad_tape {
                           * of the tape's nodes is stale when it changes */
     int undecided;       /* recorded at no point, a comparison met an input's
                           * nan: the path is no point's (flow.c stops loops) */
+    int pathless;        /* the last recording failed after it was undecided */
+    adi_names point;     /* ad_tape_set_point's names: at is &point while set */
     size_t nguards;      /* guard nodes (after finish) */
     unsigned char *feeds;   /* with guards: 1 for a node an output depends on
                              * (the others feed guards only); else NULL */
