@@ -86,9 +86,9 @@ static void cmd_at(session *S, const char *arg)
 {
     cli_bindings tmp = {0};
     ad_diag d;
-    ad_errclass e = cli_add_bindings("-at", arg, &tmp, &d);
+    ad_errclass e = cli_add_bindings(":at", arg, &tmp, &d);
     if (e) {
-        cli_report(&S->o, NULL, &d);
+        cli_report(&S->o, &(cli_where){.session = 1}, &d);
         fail(S, e);
         cli_bindings_free(&tmp);
         return;
