@@ -390,8 +390,8 @@ void cli_bindings_free(cli_bindings *b)
 /* checks one name of a list (opt names it in errors) */
 typedef ad_errclass name_check(const char *opt, const char *s, size_t n, ad_diag *d);
 
-/* --wrt: a variable, or one element of a vector, NAME[K] */
-static ad_errclass check_wrt_name(const char *o, const char *s, size_t n, ad_diag *d)
+/* --wrt, --cov: a variable, or one element of a vector, NAME[K] */
+static ad_errclass check_var_name(const char *o, const char *s, size_t n, ad_diag *d)
 {
     size_t base, k;
     if (cli_element(s, n, &base, &k)) return check_name(o, s, base, d);
@@ -480,7 +480,7 @@ static ad_errclass expect_list(cli_options *o, const char *opt, const char *arg,
                                (int)(end - b > 60 ? 60 : end - b), b);
         const char *n = b + 3, *ne = eq;
         while (ne > n && (ne[-1] == ' ' || ne[-1] == '\t')) ne--;
-        ad_errclass e = check_wrt_name(opt, n, (size_t)(ne - n), d);
+        ad_errclass e = check_var_name(opt, n, (size_t)(ne - n), d);
         if (e) return e;
         const char *x = eq + 1;
         while (x < end && (*x == ' ' || *x == '\t')) x++;
@@ -517,8 +517,8 @@ static ad_errclass cov_list(cli_options *o, const char *opt, const char *arg, ad
                                (int)(len > 60 ? 60 : len), p);
         size_t la = (size_t)(colon - p), lb = (size_t)(eq - colon - 1), lv = len - (size_t)(eq + 1 - p);
         const char *a = trim(p, &la), *b = trim(colon + 1, &lb), *val = trim(eq + 1, &lv);
-        ad_errclass e = check_name(opt, a, la, d);
-        if (!e) e = check_name(opt, b, lb, d);
+        ad_errclass e = check_var_name(opt, a, la, d);
+        if (!e) e = check_var_name(opt, b, lb, d);
         if (e) return e;
         double v;
         const char *why;
@@ -691,7 +691,7 @@ static ad_errclass store(cli_options *o, int id, const char *typed, const optval
     case CLI_OPT_EXPECT: return expect_list(o, typed, v->text, d);
     case CLI_OPT_SIGMA: return cli_add_bindings(typed, v->text, &o->sigma, d);
     case CLI_OPT_COV: return cov_list(o, typed, v->text, d);
-    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, 0, &o->wrt, &o->nwrt, &o->wrtcap, check_wrt_name, d);
+    case CLI_OPT_WRT: o->grad = 1; return names_list(typed, v->text, 0, &o->wrt, &o->nwrt, &o->wrtcap, check_var_name, d);
     case CLI_OPT_VARS: return names_list(typed, v->text, 1, &o->vars, &o->nvars, &o->varscap, check_name, d);
     case CLI_OPT_ADJOINT: return numbers_list(typed, v->text, &o->adjoint, &o->nadjoint, d);
     case CLI_OPT_GRAD: o->grad = 1; break;

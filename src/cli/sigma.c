@@ -32,6 +32,10 @@ static ad_errclass column(const cli_nameset *cols, const char *opt, const char *
 {
     *c = cli_nameset_find(cols, name, strlen(name));
     if (*c != (size_t)-1) return AD_E_NONE;
+    size_t n = cli_nameset_vector(cols, name, strlen(name));
+    if (n)   /* --cov x:y of a vector: its entries are by element */
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is a vector of %zu element%s: name one, as %.60s[1]", opt,
+                           name, n, n == 1 ? "" : "s", name);
     return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is not one of the gradient's variables (those of --wrt, "
                                             "else the -at names, or the points' numeric columns)", opt, name);
 }
