@@ -137,6 +137,18 @@ ad_errclass cli_check_values(const cli_options *o, const cli_source *src, size_t
     return e;
 }
 
+/* with --stats at a point: the tape derived, when the program's control
+ * flow had it recorded again at the point, u (by cli_evaluate, or by the
+ * derivation when a guard of t fails there) */
+static void path_stats(const ad_tape *t, const ad_tape *u)
+{
+    if (!u || u == t) return;
+    size_t ni = ad_tape_ninputs(u), nc = ad_tape_nconsts(u), n = ad_tape_size(u);
+    fprintf(stderr, "adcalc: path: recorded again at the point: %zu nodes (%zu inputs, %zu constants, "
+                    "%zu operations, %zu of them guards), %zu bytes\n",
+            n, ni, nc, n - ni - nc, ad_tape_nguards(u), n * ad_node_bytes());
+}
+
 /* the n sources on one tape are its outputs, each with its own
  * derivatives (several expressions, --jacobian, --adjoint) */
 static int joint_outputs(const cli_options *o, size_t n) { return n > 1 || o->jacobian || o->adjoint; }
@@ -146,27 +158,19 @@ ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, 
 {
     memset(pt, 0, sizeof *pt);
     ad_errclass e = cli_record(o, src, n, t, d);
-    if (e && ad_tape_error_pathless(t)) {
-        /* recorded at no point, it failed on a path the point may not
-         * take: recorded at the point, the error is the point's or none */
+    if ((e && ad_tape_error_pathless(t)) || (!e && ad_tape_nguards(t))) {
+        /* recorded at no point, its path depends on the inputs (nan
+         * there), and may be no point's: an error on it, or a value of
+         * another length than the point's.  Recorded again at the point,
+         * the tape is the point's path, its error the point's or none */
         if (ad_tape_set_point(t, (const char *const *)o->at.names, o->at.values, o->at.n) < 0) return nomem(d);
         e = cli_record(o, src, n, t, d);
         ad_tape_set_point(t, NULL, NULL, 0);
     }
     if (!e) e = cli_check_values(o, src, n, t, joint_outputs(o, n), d);
-    return e ? e : cli_derive_tape(o, n, t, w, pt, d);
-}
-
-/* with --stats at a point: the tape derived, when the program's control
- * flow had it recorded again at the point (the lines of cli_prepare
- * describe the recording made before any point was known) */
-static void path_stats(const ad_tape *t, const ad_tape *u)
-{
-    if (!u || u == t) return;
-    size_t ni = ad_tape_ninputs(u), nc = ad_tape_nconsts(u), n = ad_tape_size(u);
-    fprintf(stderr, "adcalc: path: recorded again at the point: %zu nodes (%zu inputs, %zu constants, "
-                    "%zu operations, %zu of them guards), %zu bytes\n",
-            n, ni, nc, n - ni - nc, ad_tape_nguards(u), n * ad_node_bytes());
+    if (!e) e = cli_derive_tape(o, n, t, w, pt, d);
+    if (!e && o->stats && ad_tape_nguards(t) && (!ad_work_tape(w) || ad_work_tape(w) == t)) path_stats(NULL, t);
+    return e;
 }
 
 /* --sigma at the point: the figures of the one output into pt */
