@@ -939,6 +939,7 @@ static ad_errclass check_order_direction(const cli_options *o, ad_diag *d)
                  NULL, NULL);
 }
 
+
 /* standard input is read once: by -f -, --lib -, -at @-, --points - or
  * a session (w: how many of each) */
 static ad_errclass stdin_once(const cli_stdin_words *w, ad_diag *d)
@@ -1059,11 +1060,23 @@ static ad_errclass check_points_names(const cli_options *o, ad_diag *d)
     return e;
 }
 
+const char *cli_spelling(const cli_options *o, const char *opt)
+{
+    static const char *const words[][2] = {
+        {"-at", ":at"}, {"--seed", ":seed"}, {"--sigma", ":sigma"}, {"--wrt", ":wrt"}, {"--order", ":order"},
+    };
+    for (size_t i = 0; o->session && i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(opt, words[i][0])) return words[i][1];
+    return opt;
+}
+
 /* why name, which opt (--seed, --wrt) gives, has no value in -at: an
  * element beyond its vector's length, an element of a number, a vector
  * given as a number, or a name -at does not give */
 static ad_errclass not_at(const cli_options *o, const char *opt, const char *name, ad_diag *d)
 {
+    const char *given = cli_spelling(o, "-at");
+    opt = cli_spelling(o, opt);
     cli_nameset at;
     if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) return nomem(d);
     size_t len = strlen(name), base = len, k;
@@ -1073,15 +1086,15 @@ static ad_errclass not_at(const cli_options *o, const char *opt, const char *nam
     cli_nameset_free(&at);
     int bl = (int)(base > 60 ? 60 : base);
     if (element && n)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is beyond the %zu element%s of %.*s in -at", opt, name, n,
-                           n == 1 ? "" : "s", bl, name);
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is beyond the %zu element%s of %.*s in %s", opt, name, n,
+                           n == 1 ? "" : "s", bl, name, given);
     if (element && number)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is an element, but -at gives %.*s a number", opt, name,
-                           bl, name);
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is an element, but %s gives %.*s a number", opt, name,
+                           given, bl, name);
     if (n)
-        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is a vector of %zu element%s in -at: give %.60s=[...]", opt,
-                           name, n, n == 1 ? "" : "s", name);
-    return usage(d, "%s: '%s' has no value in -at", opt, name);
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' is a vector of %zu element%s in %s: give %.60s=[...]", opt,
+                           name, n, n == 1 ? "" : "s", given, name);
+    return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.60s' has no value in %s", opt, name, given);
 }
 
 /* --seed x=[...] and --sigma x=[...] (b, of option opt): as many
@@ -1106,8 +1119,9 @@ ad_errclass cli_vector_lengths(const cli_options *o, const char *const *names, s
     cli_nameset at;
     if (!o->seed.nvecs && !o->sigma.nvecs) return AD_E_NONE;
     if (cli_nameset_init(&at, names, n) < 0) return nomem(d);
-    ad_errclass e = vector_lengths(&o->seed, &at, "--seed", where, d);
-    if (!e) e = vector_lengths(&o->sigma, &at, "--sigma", where, d);
+    where = cli_spelling(o, where);
+    ad_errclass e = vector_lengths(&o->seed, &at, cli_spelling(o, "--seed"), where, d);
+    if (!e) e = vector_lengths(&o->sigma, &at, cli_spelling(o, "--sigma"), where, d);
     cli_nameset_free(&at);
     return e;
 }
@@ -1124,6 +1138,28 @@ static ad_errclass check_at_names(const cli_options *o, ad_diag *d)
     if (!e) i = first_at(o, o->wrt, o->nwrt, 0, 0, &e, d);
     if (!e && i < o->nwrt) return not_at(o, "--wrt", o->wrt[i], d);
     return e;
+}
+
+ad_errclass cli_check_settings(const cli_options *o, ad_diag *d)
+{
+    ad_errclass e = check_at_names(o, d);
+    if (e || !o->order || o->seed.n) return e;
+    /* the variables differentiated, a vector's by element (a session's
+     * :wrt x keeps x whole: the point's length counts) */
+    size_t n = o->at.n;
+    if (o->nwrt) {
+        cli_nameset at;
+        if (cli_nameset_init(&at, (const char *const *)o->at.names, o->at.n) < 0) return nomem(d);
+        n = 0;
+        for (size_t i = 0; i < o->nwrt; i++) {
+            size_t k = cli_nameset_vector(&at, o->wrt[i], strlen(o->wrt[i]));
+            n += k ? k : 1;
+        }
+        cli_nameset_free(&at);
+    }
+    if (n == 1) return AD_E_NONE;
+    return ad_diag_set(d, AD_E_USAGE, 0, 0,
+                       ":order needs a function of one variable (one :at variable, or :wrt NAME) or a :seed direction");
 }
 
 enum { RULE_NEEDS_EXPR, RULE_ONLY_WITH, RULE_NOT_WITH, RULE_VALUES };
@@ -1261,7 +1297,8 @@ static void forget(cli_options *o, int id)
         break;
     case CLI_OPT_SEED:
         for (size_t i = 0; i < o->seed.n; i++) free(o->seed.names[i]);
-        o->seed.n = 0;
+        for (size_t v = 0; v < o->seed.nvecs; v++) free(o->seed.vecs[v].name);
+        o->seed.n = o->seed.nvecs = 0;
         break;
     }
     o->given[id] = 0;

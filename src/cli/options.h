@@ -194,6 +194,16 @@ ad_errclass cli_adjoint_weights(const cli_options *o, size_t outputs, int vector
 ad_errclass cli_vector_lengths(const cli_options *o, const char *const *names, size_t n, const char *where,
                                ad_diag *d);
 
+/* how option opt ("-at", "--seed", "--sigma", "--wrt", "--order") is
+ * spelled in errors: in a session, as its command (":at") */
+const char *cli_spelling(const cli_options *o, const char *opt);
+
+/* a session's settings against its point, before each expression (:at,
+ * :wrt, :seed, :sigma and :order change after the command line's checks):
+ * --seed's and --wrt's names in the point, vectors of its lengths, and
+ * :order's one variable or direction; AD_E_USAGE in d when not */
+ad_errclass cli_check_settings(const cli_options *o, ad_diag *d);
+
 /* the request the options make for an engine plan: the point's variables
  * are the -at names, the columns --wrt or the -at names; joint: the
  * outputs of one tape (--jacobian, --adjoint at a point) */

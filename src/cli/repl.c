@@ -411,7 +411,8 @@ static void run_statement(session *S, const char *stmt, size_t n, int first, con
      * for one (--grad, --hessian, ...), as with -e */
     int joint = S->o.jacobian;
     cli_source shown = {.name = "this expression", .src = stmt, .len = n};
-    if (!e && kind == AD_STMT_EXPR && (e = cli_check_values(&S->o, &shown, 1, S->t, joint, &d))) {
+    if (!e && kind == AD_STMT_EXPR && ((e = cli_check_settings(&S->o, &d)) ||
+                                       (e = cli_check_values(&S->o, &shown, 1, S->t, joint, &d)))) {
         int kept;
         size_t len;
         ad_session_text(S->sess, &len, &kept);

@@ -48,7 +48,7 @@ ad_errclass cli_prepare(const cli_options *o, ad_tape *t, ad_diag *d)
 /* a variable of the expression that -at (in a session, :at) does not give */
 ad_errclass cli_unbound(const cli_options *o, const ad_tape *t, size_t i, ad_diag *d)
 {
-    const char *at = o->session ? ":at" : "-at";
+    const char *at = cli_spelling(o, "-at");
     size_t len;
     const char *name = ad_tape_input_name(t, i, &len);
     int line, col, src = d ? d->src : 0;

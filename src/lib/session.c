@@ -126,7 +126,8 @@ static int forget_elements(ad_session *S, const char *name, size_t base, size_t 
  * x[2] ... x[m] from names[i] on) is m long from now, its elements
  * beyond m without a value, and x as a number has none; a number x is no
  * longer a vector.  The kept statements are recorded again (stale) when
- * one of these may have used what went.  0 or -1 */
+ * one of these may have used what went, or x at another length (v = x*2
+ * is as long as x).  0 or -1 */
 static int whole_variable(ad_session *S, const char *const *names, size_t i, size_t n)
 {
     size_t len = strlen(names[i]), base, k, m = 1, bk;
@@ -146,8 +147,9 @@ static int whole_variable(ad_session *S, const char *const *names, size_t i, siz
         S->stale = 1;
     }
     size_t old = ad_tape_vector_len(S->t, names[i], base);
-    if (old <= m) return 0;
-    S->stale = 1;
+    if (old == m || !old) return 0;
+    S->stale = 1;            /* the kept statements took x at its old length */
+    if (old < m) return 0;   /* (declare_element makes it m long) */
     if (forget_elements(S, names[i], base, m, old) < 0) return -1;
     return ad_tape_set_vector(S->t, names[i], base, m);
 }
