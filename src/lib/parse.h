@@ -26,10 +26,12 @@ typedef struct {
     int defining;          /* its body is being checked: a call is recursion */
 } adi_ufunc;
 
-/* a binding a block not taken made, to undo (flow.c) */
+/* a binding a block not taken (or a session's statement) made, to undo
+ * (flow.c, session.c); or an element it changed in place */
 typedef struct {
-    size_t off, len;       /* the name in the source */
-    int32_t prev;          /* what it was bound to, or -1 */
+    size_t off, len;       /* the name in the source; (vec) off: the element's index from 0 */
+    int32_t prev;          /* what it was bound to, or -1; (vec) the element's node */
+    int32_t vec;           /* 0: a binding; else the vector whose element changed */
 } adi_undo;
 
 /* the variable of a for loop running (it cannot be assigned) */
@@ -103,7 +105,10 @@ int adi_prog_bind(adi_prog *g, const ad_stmt *st, int32_t node);
 /* records the statements of src[off..end) (a block: assignments and
  * control flow), the first at line:col */
 ad_errclass adi_prog_block(ad_tape *t, adi_prog *g, size_t off, size_t end, int line, int col, ad_diag *d);
-/* undoes the bindings noted since the undo log had mark entries */
+/* notes element k (from 0) of vector h, about to change in place, in the
+ * undo log; 0 or -1 (out of memory) */
+int adi_prog_note_element(adi_prog *g, int32_t h, size_t k);
+/* undoes the bindings and elements noted since the undo log had mark entries */
 void adi_prog_undo(adi_prog *g, size_t mark);
 /* records statement st of control flow (if, while, for; flow.c) */
 ad_errclass adi_flow_stmt(ad_tape *t, adi_prog *g, const ad_stmt *st, ad_diag *d);
@@ -237,7 +242,8 @@ void adi_vec_free(adi_prog *g);
 void adi_vec_bound(adi_prog *g, int32_t h, int32_t prev);
 /* the assignment st of an element, name[index] = value (*root, the value's
  * node): *root becomes the vector to bind to name, the old one with the
- * element changed (in place when no other name or undo log holds it) */
+ * element changed: in place when no other name holds it (noted in the
+ * undo log when one is kept), else in a copy */
 ad_errclass adi_vec_assign(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *root, ad_diag *d);
 
 /* ---- memo.c: a loop's spans, parsed once and replayed ---- */

@@ -489,16 +489,27 @@ int adi_prog_bind(adi_prog *g, const ad_stmt *st, int32_t node)
     int32_t prev = adi_symtab_get(&g->bindings, name, st->name_len);
     if (g->skip || g->journal) {
         if (adi_grow((void **)&g->undo, &g->undocap, g->nundo + 1, sizeof *g->undo) < 0) return -1;
-        g->undo[g->nundo++] = (adi_undo){st->name_off, st->name_len, prev};
+        g->undo[g->nundo++] = (adi_undo){st->name_off, st->name_len, prev, 0};
     }
     adi_vec_bound(g, node, prev);
     return adi_symtab_set(&g->bindings, name, st->name_len, node);
+}
+
+int adi_prog_note_element(adi_prog *g, int32_t h, size_t k)
+{
+    if (adi_grow((void **)&g->undo, &g->undocap, g->nundo + 1, sizeof *g->undo) < 0) return -1;
+    g->undo[g->nundo++] = (adi_undo){k, 0, adi_vec_el(g, h)[k], h};
+    return 0;
 }
 
 void adi_prog_undo(adi_prog *g, size_t mark)
 {
     while (g->nundo > mark) {
         const adi_undo *u = &g->undo[--g->nundo];
+        if (u->vec) {
+            adi_vec_el(g, u->vec)[u->off] = u->prev;
+            continue;
+        }
         /* the key is there: setting it needs no memory */
         if (u->prev >= 0) adi_symtab_set(&g->bindings, g->src + u->off, u->len, u->prev);
         else adi_symtab_forget(&g->bindings, g->src + u->off, u->len);

@@ -677,14 +677,21 @@ ad_errclass adi_vec_assign(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *
                            quoted(q, sizeof q, name, nl), quoted(q, sizeof q, name, nl));
     }
     if (position(&P, index, name, nl, n, 1, st->index_line, st->index_col, &k) < 0) return P.cls;
-    if (h < 0) {
-        h = adi_vec_input_copy(&P, name, nl, n, st->line, st->col);   /* a copy of the input vector */
-    } else if (g->vecs[h - ADI_VEC_BASE].nbind > 1 || g->skip || g->journal) {
-        /* another name has it, or an undo log may bring it back: a copy */
-        int32_t c = adi_vec_new(&P, n);
-        memcpy(adi_vec_el(g, c), adi_vec_el(g, h), n * sizeof(int32_t));
+    int logged = g->skip || g->journal;
+    if (h < 0 || g->vecs[h - ADI_VEC_BASE].nbind > 1) {
+        /* the input vector, or another name's (or the input cache's) too: a copy */
+        int32_t c = h < 0 ? adi_vec_input_copy(&P, name, nl, n, st->line, st->col) : adi_vec_new(&P, n);
+        if (h >= 0) memcpy(adi_vec_el(g, c), adi_vec_el(g, h), n * sizeof(int32_t));
+        if (logged && (h >= 0 || !g->journal)) {
+            /* the name keeps the copy (the same elements) past the undo,
+             * so the next assignment in a loop changes it in place: one
+             * copy, not one per iteration */
+            if (adi_symtab_set(&g->bindings, name, nl, c) < 0) longjmp(P.oom, 1);
+            adi_vec_bound(g, c, h);
+        }
         h = c;
     }
+    if (logged && adi_prog_note_element(g, h, k - 1) < 0) longjmp(P.oom, 1);
     adi_vec_el(g, h)[k - 1] = *root;
     *root = h;
     return AD_E_NONE;
