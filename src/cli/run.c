@@ -137,14 +137,13 @@ ad_errclass cli_check_values(const cli_options *o, const cli_source *src, size_t
     return e;
 }
 
-/* with --stats at a point: the tape derived, when the program's control
- * flow had it recorded again at the point, u (by cli_evaluate, or by the
- * derivation when a guard of t fails there) */
-static void path_stats(const ad_tape *t, const ad_tape *u)
+/* with --stats at a point: the tape derived, u, when the program's control
+ * flow had it recorded at the point (by cli_evaluate, or by the
+ * derivation when a guard of the tape recorded fails there) */
+static void path_stats(const ad_tape *u)
 {
-    if (!u || u == t) return;
     size_t ni = ad_tape_ninputs(u), nc = ad_tape_nconsts(u), n = ad_tape_size(u);
-    fprintf(stderr, "adcalc: path: recorded again at the point: %zu nodes (%zu inputs, %zu constants, "
+    fprintf(stderr, "adcalc: path: recorded at the point: %zu nodes (%zu inputs, %zu constants, "
                     "%zu operations, %zu of them guards), %zu bytes\n",
             n, ni, nc, n - ni - nc, ad_tape_nguards(u), n * ad_node_bytes());
 }
@@ -157,19 +156,15 @@ ad_errclass cli_evaluate(const cli_options *o, const cli_source *src, size_t n, 
                          cli_point *pt, ad_diag *d)
 {
     memset(pt, 0, sizeof *pt);
+    /* recorded at the point: a program's control flow takes the point's
+     * path (a value of the point's length, the point's error or none) */
+    if (ad_tape_set_point(t, (const char *const *)o->at.names, o->at.values, o->at.n) < 0) return nomem(d);
     ad_errclass e = cli_record(o, src, n, t, d);
-    if ((e && ad_tape_error_pathless(t)) || (!e && ad_tape_nguards(t))) {
-        /* recorded at no point, its path depends on the inputs (nan
-         * there), and may be no point's: an error on it, or a value of
-         * another length than the point's.  Recorded again at the point,
-         * the tape is the point's path, its error the point's or none */
-        if (ad_tape_set_point(t, (const char *const *)o->at.names, o->at.values, o->at.n) < 0) return nomem(d);
-        e = cli_record(o, src, n, t, d);
-        ad_tape_set_point(t, NULL, NULL, 0);
-    }
+    ad_tape_set_point(t, NULL, NULL, 0);
     if (!e) e = cli_check_values(o, src, n, t, joint_outputs(o, n), d);
     if (!e) e = cli_derive_tape(o, n, t, w, pt, d);
-    if (!e && o->stats && ad_tape_nguards(t) && (!ad_work_tape(w) || ad_work_tape(w) == t)) path_stats(NULL, t);
+    const ad_tape *u = ad_work_tape(w);
+    if (!e && o->stats && ad_tape_nguards(t) && (!u || u == t)) path_stats(t);   /* (else cli_derive_tape said) */
     return e;
 }
 
@@ -232,7 +227,8 @@ ad_errclass cli_derive_tape(const cli_options *o, size_t n, ad_tape *t, ad_work 
     if ((e = ad_derive(pt->plan, w, o->at.values, pt->row, rq.check ? &pt->chk : NULL, d))) return e;
     pt->answer = (cli_answer){pt->plan, pt->row, o->check ? &pt->chk : NULL, NULL, NULL, t};
     if (cli_sigma_fields(o) && (e = propagate(o, pt, d))) return e;
-    if (o->stats) path_stats(t, ad_work_tape(w));
+    const ad_tape *u = ad_work_tape(w);
+    if (o->stats && u && u != t) path_stats(u);
     return AD_E_NONE;
 }
 

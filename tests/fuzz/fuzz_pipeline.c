@@ -461,7 +461,7 @@ static void session_check(const char *at_text, const char *expr)
             int same = es == ew && (es || memcmp(&vs, &vw, sizeof vs) == 0 || (vs != vs && vw != vw));
             if (same && !es) {
                 /* the program's tape at the point: the path it took there
-                 * (a program with guards is recorded again at the point) */
+                 * (a program with guards is recorded at the point) */
                 const ad_tape *wt = ad_work_tape(w) ? ad_work_tape(w) : whole;
                 same = ad_tape_ninputs(out) == ad_tape_ninputs(wt);
                 for (size_t i = 0; same && i < ad_tape_ninputs(out); i++) {
