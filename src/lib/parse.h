@@ -240,6 +240,9 @@ ad_errclass adi_vec_root_error(const adi_prog *g, int32_t h, int line, int col, 
 void adi_vec_free(adi_prog *g);
 /* notes that a name bound to prev is now bound to h */
 void adi_vec_bound(adi_prog *g, int32_t h, int32_t prev);
+/* an expression's value h, at line:col, as outputs: an empty vector has
+ * none (AD_E_DOMAIN in d: its length may be the point's) */
+ad_errclass adi_vec_value(const adi_prog *g, int32_t h, int line, int col, ad_diag *d);
 /* the assignment st of an element, name[index] = value (*root, the value's
  * node): *root becomes the vector to bind to name, the old one with the
  * element changed: in place when no other name holds it (noted in the

@@ -593,8 +593,7 @@ static ad_errclass parse_program(ad_tape *t, const char *src, size_t len, ad_dia
     if (!e && out < 0)
         e = ad_diag_set(d, AD_E_SYNTAX, line, col, "no expression to evaluate: the last statement is not an expression");
     /* a vector's elements are the source's outputs */
-    if (!e && adi_is_vec(out) && adi_vec_len(&g, out) == 0)
-        e = ad_diag_set(d, AD_E_SYNTAX, out_line, out_col, "the value is an empty vector: there is nothing to compute");
+    if (!e) e = adi_vec_value(&g, out, out_line, out_col, d);
     if (!e && (adi_is_vec(out) ? adi_tape_add_source(t, adi_vec_el(&g, out), adi_vec_len(&g, out), 1)
                                : adi_tape_add_source(t, &out, 1, 0)) < 0)
         e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");

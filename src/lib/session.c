@@ -520,8 +520,7 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
     size_t undo = S->g.nundo;
     S->g.journal++;
     ad_errclass e = adi_prog_stmt(S->t, &S->g, &st, &root, d);
-    if (!e && st.kind == AD_STMT_EXPR && adi_is_vec(root) && !adi_vec_len(&S->g, root))
-        e = ad_diag_set(d, AD_E_SYNTAX, st.line, st.col, "the value is an empty vector: there is nothing to compute");
+    if (!e && st.kind == AD_STMT_EXPR) e = adi_vec_value(&S->g, root, st.line, st.col, d);
     S->g.journal--;
     int32_t u = e ? -1 : first_unbound(S, &m);
     /* room for the new inputs, should the statement be kept */

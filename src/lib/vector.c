@@ -701,3 +701,9 @@ void adi_vec_bound(adi_prog *g, int32_t h, int32_t prev)
 {
     if (adi_is_vec(h) && h != prev) g->vecs[h - ADI_VEC_BASE].nbind++;
 }
+
+ad_errclass adi_vec_value(const adi_prog *g, int32_t h, int line, int col, ad_diag *d)
+{
+    if (!adi_is_vec(h) || adi_vec_len(g, h)) return AD_E_NONE;
+    return ad_diag_set(d, AD_E_DOMAIN, line, col, "the value is an empty vector: there is nothing to compute");
+}
