@@ -192,6 +192,10 @@ static ad_errclass bound(ad_tape *t, adi_prog *g, const span *b, const char *whi
     if (!(fabs(*v) <= 9007199254740992.0) || *v != floor(*v)) {
         char num[40];
         snprintf(num, sizeof num, "%.17g", *v);
+        if (isfinite(*v) && *v == floor(*v))   /* past 2^53 a double is whole, but i+1 may be i */
+            return ad_diag_set(d, AD_E_DOMAIN, b->line, b->col,
+                               "the %s bound of 'for' is %s, beyond 2^53 (the largest whole number a count holds)",
+                               which, num);
         return ad_diag_set(d, AD_E_DOMAIN, b->line, b->col, "the %s bound of 'for' is %s, not a whole number",
                            which, num);
     }
