@@ -27,6 +27,17 @@ static size_t column_of(const ad_plan *main, const char *var)
     return c;
 }
 
+/* how many derivative columns of main are elements of vector var (var[k]) */
+static size_t vector_columns(const ad_plan *main, const char *var)
+{
+    size_t nc = ad_plan_layout(main)->ncols, len = strlen(var), n = 0;
+    for (size_t c = 0; c < nc; c++) {
+        const char *name = ad_plan_column(main, c);
+        n += !strncmp(name, var, len) && name[len] == '[';
+    }
+    return n;
+}
+
 /* formula k: recorded, optimised, planned for its value */
 static ad_errclass one(cli_expect *E, const cli_options *o, size_t k, const char *const *vars, size_t nvars,
                        ad_diag *d)
@@ -62,7 +73,12 @@ ad_errclass cli_expect_init(cli_expect *E, const cli_options *o, const ad_plan *
     E->n = o->nexpect;
     for (size_t k = 0; k < E->n; k++) {
         const char *var = o->expect[k].var;
-        if ((E->col[k] = column_of(main, var)) == ad_plan_layout(main)->ncols)
+        size_t elements = vector_columns(main, var);
+        if ((E->col[k] = column_of(main, var)) == ad_plan_layout(main)->ncols && elements)
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "--expect: d/d%.60s: '%.60s' is a vector of %zu element%s: give its "
+                                                    "elements' partials, as d/d%.60s[1]=EXPR",
+                               var, var, elements, elements == 1 ? "" : "s", var);
+        if (E->col[k] == ad_plan_layout(main)->ncols)
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "--expect: d/d%.60s: '%.60s' is not one of the gradient's variables "
                                                     "(those of --wrt, else the -at names, or the points' numeric columns)",
                                var, var);
