@@ -932,14 +932,6 @@ static ad_errclass check_adjoint_weights(const cli_options *o, ad_diag *d)
     return o->nadjoint < o->nsrc ? cli_adjoint_weights(o, o->nsrc, 0, d) : AD_E_NONE;
 }
 
-static ad_errclass check_order_direction(const cli_options *o, ad_diag *d)
-{
-    if (!o->order || o->seed.n || (o->nwrt ? o->nwrt : o->at.n) == 1) return AD_E_NONE;
-    return usage(d, "--order needs a function of one variable (one -at variable, or --wrt NAME) or a --seed direction",
-                 NULL, NULL);
-}
-
-
 /* standard input is read once: by -f -, --lib -, -at @-, --points - or
  * a session (w: how many of each) */
 static ad_errclass stdin_once(const cli_stdin_words *w, ad_diag *d)
@@ -1140,12 +1132,11 @@ static ad_errclass check_at_names(const cli_options *o, ad_diag *d)
     return e;
 }
 
-ad_errclass cli_check_settings(const cli_options *o, ad_diag *d)
+/* --order differentiates along one line: a --seed direction, or one
+ * variable (by element: -at x=[1,2] is two, and so is --wrt x there) */
+static ad_errclass check_order_direction(const cli_options *o, ad_diag *d)
 {
-    ad_errclass e = check_at_names(o, d);
-    if (e || !o->order || o->seed.n) return e;
-    /* the variables differentiated, a vector's by element (a session's
-     * :wrt x keeps x whole: the point's length counts) */
+    if (!o->order || o->seed.n) return AD_E_NONE;
     size_t n = o->at.n;
     if (o->nwrt) {
         cli_nameset at;
@@ -1159,7 +1150,17 @@ ad_errclass cli_check_settings(const cli_options *o, ad_diag *d)
     }
     if (n == 1) return AD_E_NONE;
     return ad_diag_set(d, AD_E_USAGE, 0, 0,
-                       ":order needs a function of one variable (one :at variable, or :wrt NAME) or a :seed direction");
+                       "%s needs a function of one variable (one %s variable, or %s NAME) or a %s direction",
+                       cli_spelling(o, "--order"), cli_spelling(o, "-at"), cli_spelling(o, "--wrt"),
+                       cli_spelling(o, "--seed"));
+}
+
+/* a session's settings, checked against its point before each
+ * expression (the command line's are checked once, by the rules below) */
+ad_errclass cli_check_settings(const cli_options *o, ad_diag *d)
+{
+    ad_errclass e = check_at_names(o, d);
+    return e ? e : check_order_direction(o, d);
 }
 
 enum { RULE_NEEDS_EXPR, RULE_ONLY_WITH, RULE_NOT_WITH, RULE_VALUES };
