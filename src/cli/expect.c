@@ -73,8 +73,8 @@ ad_errclass cli_expect_init(cli_expect *E, const cli_options *o, const ad_plan *
     E->n = o->nexpect;
     for (size_t k = 0; k < E->n; k++) {
         const char *var = o->expect[k].var;
-        size_t elements = vector_columns(main, var);
-        if ((E->col[k] = column_of(main, var)) == ad_plan_layout(main)->ncols && elements)
+        size_t elements = 0;
+        if ((E->col[k] = column_of(main, var)) == ad_plan_layout(main)->ncols && (elements = vector_columns(main, var)))
             return ad_diag_set(d, AD_E_USAGE, 0, 0, "--expect: d/d%.60s: '%.60s' is a vector of %zu element%s: give its "
                                                     "elements' partials, as d/d%.60s[1]=EXPR",
                                var, var, elements, elements == 1 ? "" : "s", var);
