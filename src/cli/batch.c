@@ -25,6 +25,9 @@ typedef struct {
     cli_expect E;             /* --expect */
     cli_sigma S;              /* --sigma, --cov */
     cli_jit J;                /* --jit */
+    long hline;               /* the lines the header took */
+    char *first;              /* with --vars or JSON rows, the first line (data) */
+    cli_batch_ahead A;        /* the first row, when the program is recorded at it */
 } run;
 
 static void run_free(run *r)
@@ -35,6 +38,7 @@ static void run_free(run *r)
         free(r->ch);
     }
     cli_jit_free(&r->J);   /* (no thread runs its code any more) */
+    cli_batch_ahead_free(&r->A);
     if (r->in && r->in != stdin) fclose(r->in);
     free(r->hdr);
     free(r->P.colnames);
@@ -63,19 +67,62 @@ static int out_of_memory(const cli_options *o)
     return cli_exit_code(AD_E_IO);
 }
 
-/* the tape: all expressions, recorded once (the points' vectors
- * declared) and optimised */
+/* all expressions on a new tape r->P.t (the points' vectors declared),
+ * at no point, or at the first row's (A: its numbers, then -at's) */
+static ad_errclass record(run *r, const cli_batch_ahead *A, ad_diag *d)
+{
+    const cli_options *o = r->P.o;
+    ad_tape_free(r->P.t);
+    if (!(r->P.t = ad_tape_new())) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    /* the points' vectors, before the expressions that name them */
+    for (size_t k = 0; k < r->P.nvecs; k++)
+        if (ad_tape_set_vector(r->P.t, r->P.vecs[k].name, r->P.vecs[k].namelen, r->P.vecs[k].len) < 0)
+            return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    if (!A) return cli_record(o, o->src, o->nsrc, r->P.t, d);
+    size_t n = A->n + o->at.n;
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    double *values = malloc((n ? n : 1) * sizeof *values);
+    ad_errclass e = AD_E_NONE;
+    if (!names || !values) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    for (size_t k = 0; !e && k < n; k++) {
+        names[k] = k < A->n ? A->names[k] : o->at.names[k - A->n];
+        values[k] = k < A->n ? A->values[k] : o->at.values[k - A->n];
+    }
+    if (!e && ad_tape_set_point(r->P.t, names, values, n) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    if (!e) e = cli_record(o, o->src, o->nsrc, r->P.t, d);
+    ad_tape_set_point(r->P.t, NULL, NULL, 0);
+    free(names);
+    free(values);
+    return e;
+}
+
+/* The tape: all expressions, recorded once and optimised.  Recorded
+ * before any row, a comparison of an input has no value; when the path
+ * it took there fails (an index out of range where no row goes), the
+ * program is recorded again at the first row, read ahead: that row's
+ * path fixes the shape every row has. */
 static int record_all(run *r)
 {
     const cli_options *o = r->P.o;
     ad_diag d;
-    r->P.t = ad_tape_new();
-    if (!r->P.t) return out_of_memory(o);
-    /* the points' vectors, before the expressions that name them */
-    for (size_t k = 0; k < r->P.nvecs; k++)
-        if (ad_tape_set_vector(r->P.t, r->P.vecs[k].name, r->P.vecs[k].namelen, r->P.vecs[k].len) < 0)
-            return out_of_memory(o);
-    ad_errclass e = cli_record(o, o->src, o->nsrc, r->P.t, &d);
+    ad_errclass e = record(r, NULL, &d);
+    if (e && e != AD_E_IO && ad_tape_error_pathless(r->P.t)) {
+        int rc = cli_batch_read_ahead(&r->P, r->in, r->first, r->hline, &r->A);
+        if (rc == -1) return out_of_memory(o);
+        if (rc == -2) {
+            cli_error(o, NULL, AD_E_IO, "cannot read '%s': %s", r->P.name, strerror(errno ? errno : EIO));
+            return cli_exit_code(AD_E_IO);
+        }
+        if (r->A.n) {
+            ad_diag d2;
+            ad_errclass e2 = record(r, &r->A, &d2);
+            /* (a failure that is pathless again: the first row took no path either) */
+            if (!e2 || e2 == AD_E_IO || !ad_tape_error_pathless(r->P.t)) {
+                e = e2;
+                d = d2;
+            }
+        }
+    }
     if (e) {
         cli_report(o, &(cli_where){.src = &o->src[d.src >= 0 && (size_t)d.src < o->nsrc ? (size_t)d.src : 0]}, &d);
         return cli_exit_code(e);
@@ -309,7 +356,7 @@ static int path_stats(const run *r)
 }
 
 /* the rows: read in order, computed by up to nthreads threads, written in order */
-static int rows(run *r, long hline, char *first)
+static int rows(run *r)
 {
     const cli_options *o = r->P.o;
     if (!o->binary && (o->format == CLI_FMT_TEXT || o->header)) {
@@ -326,15 +373,17 @@ static int rows(run *r, long hline, char *first)
         cli_buf_free(&b);
         if (bad) return out_of_memory(o);
     }
-    cli_batch_reader R = {&r->P, r->in, o->binary ? 1 : hline + (o->nvars ? 0 : 1), NULL, 0, 0};
-    if (first) {
-        /* with --vars the first line read is data */
-        R.carrylen = strlen(first);
+    cli_batch_reader R = {&r->P, r->in, o->binary ? 1 : r->hline + (o->nvars ? 0 : 1), NULL, 0, 0};
+    if (r->A.bytes || r->first) {
+        /* the input read already: the first row read ahead, or with
+         * --vars or JSON rows the first line */
+        const char *s = r->A.bytes ? r->A.bytes : r->first;
+        R.carrylen = r->A.bytes ? r->A.len : strlen(r->first);
         R.carry = malloc(R.carrylen + 2);
         if (!R.carry) return out_of_memory(o);
-        memcpy(R.carry, first, R.carrylen);
-        R.carry[R.carrylen++] = '\n';
-        R.next = hline;
+        memcpy(R.carry, s, R.carrylen);
+        if (!r->A.bytes) R.carry[R.carrylen++] = '\n';
+        R.next = r->A.bytes ? r->A.line : r->hline;
     }
     cli_batch_writer W = {.P = &r->P, .progress = isatty(2)};
     int nomem = cli_batch_pipe(&R, &W, r->ch, r->nthreads);
@@ -362,10 +411,8 @@ int cli_batch(const cli_options *o)
     run r;
     memset(&r, 0, sizeof r);
     r.P.o = o;
-    long hline = 0;
-    char *first = NULL;
     /* the header first: the vectors among the columns are the tape's */
-    int status = columns(&r, &hline, &first);
+    int status = columns(&r, &r.hline, &r.first);
     if (!status) status = record_all(&r);
     if (!status && cli_batch_field_kinds(&r.P) < 0) status = out_of_memory(o);
     if (!status) status = plan_rows(&r);
@@ -373,7 +420,7 @@ int cli_batch(const cli_options *o)
     if (!status && o->nexpect) status = expectations(&r);
     if (!status && cli_sigma_fields(o)) status = uncertainties(&r);
     if (!status) status = workspaces(&r);
-    if (!status) status = rows(&r, hline, first);
+    if (!status) status = rows(&r);
     run_free(&r);
     return status;
 }

@@ -151,6 +151,23 @@ int cli_batch_read_chunk(cli_batch_reader *R, cli_batch_chunk *c);
  * lines it read, *first with --vars or JSON rows the first data line
  * (kept); the exit status of an error it reported, else 0 */
 int cli_batch_read_header(cli_batch_plan *P, FILE *in, char **hdr, size_t *hdrcap, long *hline, char **first);
+/* the first row read ahead of the rest (batch.c records the program at
+ * it when the recording at no point failed on a path no row may take):
+ * the input it took, given back to the reader, and the row's numbers */
+typedef struct {
+    char *bytes;              /* text: the lines up to the first row's; binary: its bytes */
+    size_t len;
+    long line;                /* the line (binary: the row) of its first byte */
+    const char **names;       /* the row's numbers, by field (a text field */
+    double *values;           /* ...that is no number is left out) */
+    size_t n;                 /* 0: the input has no first row */
+} cli_batch_ahead;
+
+/* reads the first row after the header (first, read at line hline: the
+ * first row already, with --vars or JSON rows).  0; -1 when out of
+ * memory, -2 when reading failed (errno says why) */
+int cli_batch_read_ahead(const cli_batch_plan *P, FILE *in, const char *first, long hline, cli_batch_ahead *A);
+void cli_batch_ahead_free(cli_batch_ahead *A);
 /* which fields are variables (numbers, in P->colnames) and which pass
  * through as text, once the tape is recorded: 0, or -1 when out of memory */
 int cli_batch_field_kinds(cli_batch_plan *P);

@@ -586,6 +586,102 @@ int cli_batch_parse_json(const cli_batch_plan *P, cli_jpoint *row, unsigned char
     return 0;
 }
 
+/* ---- the first row, read ahead ---- */
+
+/* A->bytes += s[0..n) and a newline (text) */
+static int ahead_put(cli_batch_ahead *A, const char *s, size_t n, int newline)
+{
+    char *nb = realloc(A->bytes, A->len + n + 2);
+    if (!nb) return -1;
+    A->bytes = nb;
+    memcpy(A->bytes + A->len, s, n);
+    A->len += n;
+    if (newline) A->bytes[A->len++] = '\n';
+    return 0;
+}
+
+/* the numbers of the row s[0..n): every field that reads as one (which
+ * fields are variables is known only once the program is recorded) */
+static int ahead_numbers(const cli_batch_plan *P, const char *s, size_t n, cli_batch_ahead *A)
+{
+    A->names = malloc((P->nfields ? P->nfields : 1) * sizeof *A->names);
+    A->values = malloc((P->nfields ? P->nfields : 1) * sizeof *A->values);
+    if (!A->names || !A->values) return -1;
+    if (P->json) {
+        for (size_t f = 0; f < P->nfields && f < P->json->first.nv; f++) {
+            A->names[A->n] = P->fieldnames[f];
+            A->values[A->n++] = P->json->first.v[f];
+        }
+        return 0;
+    }
+    size_t i = 0, f = 0;
+    int last = n == 0;
+    while (!last && f < P->nfields) {
+        size_t b, e;
+        int quoted;
+        char why[200];
+        const char *err;
+        if (cli_batch_field(P->sep, s, n, &i, &b, &e, &quoted, &last, why, sizeof why) < 0) break;
+        if (e > b && cli_parse_number(s + b, e - b, &A->values[A->n], &err) == 0) A->names[A->n++] = P->fieldnames[f];
+        f++;
+    }
+    return 0;
+}
+
+int cli_batch_read_ahead(const cli_batch_plan *P, FILE *in, const char *first, long hline, cli_batch_ahead *A)
+{
+    memset(A, 0, sizeof *A);
+    if (P->o->binary) {
+        size_t rowbytes = P->nfields * sizeof(double);
+        if (!(A->bytes = malloc(rowbytes ? rowbytes : 1))) return -1;
+        errno = 0;
+        A->len = fread(A->bytes, 1, rowbytes, in);
+        A->line = 1;
+        if (ferror(in)) return -2;
+        if (A->len < rowbytes || !rowbytes) return 0;   /* no whole row: the reader says so */
+        A->names = malloc(P->nfields * sizeof *A->names);
+        A->values = malloc(P->nfields * sizeof *A->values);
+        if (!A->names || !A->values) return -1;
+        memcpy(A->values, A->bytes, rowbytes);
+        for (A->n = 0; A->n < P->nfields; A->n++) A->names[A->n] = P->fieldnames[A->n];
+        return 0;
+    }
+    if (first) {
+        A->line = hline;
+        return ahead_put(A, first, strlen(first), 1) < 0 ? -1 : ahead_numbers(P, first, strlen(first), A);
+    }
+    /* after the header: the lines up to the first that is neither blank
+     * nor a comment */
+    A->line = hline + 1;
+    char *line = NULL;
+    size_t cap = 0;
+    long n;
+    int rc = 0;
+    while ((n = next_line(in, &line, &cap)) >= 0) {
+        size_t i = 0;
+        while (i < (size_t)n && isspace((unsigned char)line[i])) i++;
+        int row = i < (size_t)n && line[i] != '#';
+        /* the last line may have no newline: given back as read */
+        if (ahead_put(A, line, (size_t)n, !feof(in)) < 0) { rc = -1; break; }
+        if (row) {
+            rc = ahead_numbers(P, line, (size_t)n, A);
+            break;
+        }
+    }
+    if (n == -2) rc = -2;
+    if (n == -1 && errno == ENOMEM) rc = -1;   /* (getline's failure, not the end) */
+    free(line);
+    return rc;
+}
+
+void cli_batch_ahead_free(cli_batch_ahead *A)
+{
+    free(A->bytes);
+    free(A->names);
+    free(A->values);
+    memset(A, 0, sizeof *A);
+}
+
 /* ---- chunks ---- */
 
 static int read_binary(cli_batch_reader *R, cli_batch_chunk *c)
@@ -599,8 +695,12 @@ static int read_binary(cli_batch_reader *R, cli_batch_chunk *c)
         c->in = nb;
         c->incap = want;
     }
+    /* a row read ahead (batch.c) comes first */
+    size_t have = R->carrylen < want ? R->carrylen : want;
+    if (have) memcpy(c->in, R->carry, have);
+    R->carrylen = 0;
     errno = 0;
-    size_t got = fread(c->in, 1, want, R->in);
+    size_t got = have + (R->eof ? 0 : fread(c->in + have, 1, want - have, R->in));
     if (got < want) R->eof = 1;
     if (ferror(R->in)) {
         c->read_err = errno ? errno : EIO;
