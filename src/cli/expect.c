@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "expect.h"
+#include "names.h"
 #include "run.h"
 
 void cli_expect_free(cli_expect *E)
@@ -43,9 +44,26 @@ static ad_errclass one(cli_expect *E, const cli_options *o, size_t k, const char
                        ad_diag *d)
 {
     if (!(E->t[k] = ad_tape_new())) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    /* the point's vectors, by their elements' names (the points' columns
+     * x[1] .. x[n] too, which -at does not declare) */
+    for (size_t v = 0; v < nvars; v++) {
+        size_t base, i;
+        if (cli_element(vars[v], strlen(vars[v]), &base, &i) && i > ad_tape_vector_len(E->t[k], vars[v], base) &&
+            ad_tape_set_vector(E->t[k], vars[v], base, i) < 0)
+            return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
+    }
     ad_errclass e = cli_record(o, &o->expect[k].src, 1, E->t[k], d);
     if (!e && !o->no_optimize && ad_optimize(E->t[k], NULL) < 0) e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
     if (e) return e;
+    /* a partial derivative is a number (the formula's one value is written
+     * where one number goes) */
+    size_t first;
+    int vector;
+    size_t n = ad_tape_source_outputs(E->t[k], 0, &first, &vector);
+    if (vector || ad_tape_noutputs(E->t[k]) != 1)
+        return ad_diag_set(d, AD_E_USAGE, 0, 0, "--expect: d/d%.60s: the formula's value is a vector of %zu element%s: "
+                                                "a partial derivative is a number",
+                           o->expect[k].var, n, n == 1 ? "" : "s");
     ad_request rq;
     memset(&rq, 0, sizeof rq);
     rq.vars = vars;
