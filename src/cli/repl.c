@@ -363,22 +363,23 @@ static void header(session *S, cli_buf *b, const cli_point *pt)
     } else if (!S->header || strcmp(S->header, h.p) != 0) {
         cli_buf_put(b, h.p, h.len - 1);
         free(S->header);
-    free(S->names);
         S->header = h.p;   /* kept: the buffer is NUL-terminated text */
         h.p = NULL;
     }
     cli_buf_free(&h);
 }
 
-/* the point's vectors (its names x[k], as :at x=[...] gives them) on the
- * statement's tape t, so that the printers group their columns as they
- * group -at's (shape.h): 0, or -1 when out of memory */
+/* the point's vectors (its names x[1] .. x[m] in a row, as :at x=[...]
+ * gives them) on the statement's tape t, at their lengths now (a tape
+ * kept from a longer x would print d/dx[1] ... apart), so that the
+ * printers group their columns as they group -at's (shape.h): 0, or -1
+ * when out of memory */
 static int point_vectors(const session *S, ad_tape *t)
 {
     for (size_t i = 0; i < S->o.at.n; i++) {
         const char *name = S->o.at.names[i];
         size_t base, k;
-        if (cli_element(name, strlen(name), &base, &k) && k > ad_tape_vector_len(t, name, base) &&
+        if (cli_element(name, strlen(name), &base, &k) && (k == 1 || k > ad_tape_vector_len(t, name, base)) &&
             ad_tape_set_vector(t, name, base, k) < 0)
             return -1;
     }
