@@ -286,11 +286,12 @@ static int32_t vec_first(ad_session *S, int32_t root)
     return adi_rec_const(S->t, 0, "0", 1, 1, 1);
 }
 
-/* computes root's value at the point (ad_eval's rules: its domain errors,
- * a nan is an error), evaluating only the nodes not known yet */
-static ad_errclass value(ad_session *S, int32_t root, ad_diag *d)
+/* computes the values of roots[0..n) at the point (ad_eval's rules: its
+ * domain errors, a nan is an error), evaluating only the nodes not known
+ * yet */
+static ad_errclass values(ad_session *S, const int32_t *roots, size_t n, ad_diag *d)
 {
-    if (collect(S, &root, 1, 1, 0) < 0) return adi_err_nomem(d);
+    if (collect(S, roots, n, 1, 0) < 0) return adi_err_nomem(d);
     const ad_tape *t = S->t;
     double *v = S->w.val;
     for (size_t k = 0; k < S->ncone; k++) {
@@ -310,6 +311,50 @@ static ad_errclass value(ad_session *S, int32_t root, ad_diag *d)
         S->known[i] = S->epoch;
     }
     return AD_E_NONE;
+}
+
+static ad_errclass value(ad_session *S, int32_t root, ad_diag *d) { return values(S, &root, 1, d); }
+
+/* what a statement of control flow left bound (the undo log from mark
+ * on: names and elements its path assigned; a block not taken has undone
+ * its own) and the operands of the guards it recorded since m, computed
+ * at the point as an assignment's value is: a domain error there is the
+ * statement's, which is then not kept, as a program fails with it */
+static ad_errclass path_values(ad_session *S, const adi_tape_mark *m, size_t mark, ad_diag *d)
+{
+    const ad_tape *t = S->t;
+    adi_prog *g = &S->g;
+    int32_t *roots = NULL;
+    size_t n = 0, cap = 0;
+    unsigned char *seen = adi_calloc(g->nvecs ? g->nvecs : 1, 1);   /* a vector's elements go in once */
+    int nomem = !seen;
+    for (size_t i = m->n; !nomem && i < t->n; i++) {
+        const ad_instr c = t->code[i];
+        if (!adi_op_is_guard(c.op)) continue;
+        nomem = adi_grow((void **)&roots, &cap, n + 2, sizeof *roots) < 0;
+        if (!nomem && c.a >= 0) roots[n++] = c.a;
+        if (!nomem && c.b >= 0) roots[n++] = c.b;
+    }
+    for (size_t k = mark; !nomem && k < g->nundo; k++) {
+        const adi_undo *u = &g->undo[k];
+        int32_t h = u->vec ? adi_vec_el(g, u->vec)[u->off] : adi_symtab_get(&g->bindings, g->src + u->off, u->len);
+        if (h < 0) continue;
+        if (!adi_is_vec(h)) {
+            nomem = adi_grow((void **)&roots, &cap, n + 1, sizeof *roots) < 0;
+            if (!nomem) roots[n++] = h;
+            continue;
+        }
+        size_t len = adi_vec_len(g, h), v = (size_t)(h - ADI_VEC_BASE);
+        if (seen[v]) continue;
+        seen[v] = 1;
+        nomem = adi_grow((void **)&roots, &cap, n + len, sizeof *roots) < 0;
+        if (!nomem) memcpy(roots + n, adi_vec_el(g, h), len * sizeof *roots);
+        n += nomem ? 0 : len;
+    }
+    ad_errclass e = nomem ? adi_err_nomem(d) : values(S, roots, n, d);
+    free(seen);
+    free(roots);
+    return e;
 }
 
 /* input node i copied to out */
@@ -553,9 +598,9 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
         if (extract(S, &m, root, out) < 0) e = adi_err_nomem(d);
     } else if (!e && st.kind != AD_STMT_DEF) {
         /* control flow: its path was decided by the point's values */
-        if (u >= 0) {
-            e = unbound_here(S, u, d);
-        } else {
+        if (u >= 0) e = unbound_here(S, u, d);
+        else e = path_values(S, &m, undo, d);
+        if (!e) {
             S->g.nundo = undo;   /* its bindings stay */
             keep(S, &m);
             return AD_E_NONE;
