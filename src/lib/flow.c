@@ -42,14 +42,7 @@ static span span_at(const char *s, size_t from, int line, int col, size_t to, si
 static int blank(const char *s, const span *sp) { return adi_skip_space(s, sp->end, sp->off) >= sp->end; }
 
 /* a node that could not be recorded: the tape's limit, or out of memory */
-static ad_errclass nomem(const ad_tape *t, ad_diag *d)
-{
-    if (!t->full) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory");
-    ad_errclass e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes",
-                                t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX);
-    if (d) d->hint = AD_HINT_TAPE_LIMIT;
-    return e;
-}
+static ad_errclass nomem(const ad_tape *t, ad_diag *d) { return adi_err_recording(t, "out of memory", d); }
 
 static ad_errclass too_many(const ad_tape *t, int line, int col, ad_diag *d)
 {

@@ -99,12 +99,7 @@ int adi_compare(adi_pctx *P, int code, int32_t a, int32_t b, int line, int col)
 /* the error of a recording that ran out of memory or reached the limit */
 static int32_t memory_error(const ad_tape *t, ad_diag *d, ad_errclass *e)
 {
-    if (t->full) {
-        *e = ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes", t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX);
-        if (d) d->hint = AD_HINT_TAPE_LIMIT;
-    } else {
-        *e = ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while parsing");
-    }
+    *e = adi_err_recording(t, "out of memory while parsing", d);
     return -1;
 }
 

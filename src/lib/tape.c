@@ -429,6 +429,17 @@ void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m)
     t->nomem = t->full = 0;
 }
 
+ad_errclass adi_err_recording(const ad_tape *t, const char *what, ad_diag *d)
+{
+    size_t limit = t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX;
+    if (!t->full) return ad_diag_set(d, AD_E_IO, 0, 0, "%s", what);
+    ad_errclass e = t->full == 2
+                        ? ad_diag_set(d, AD_E_IO, 0, 0, "the vectors would hold more than %zu elements in all", limit)
+                        : ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes", limit);
+    if (d) d->hint = AD_HINT_TAPE_LIMIT;
+    return e;
+}
+
 size_t adi_tape_leaf(const ad_tape *t, int32_t r)
 {
     size_t lo = 0, hi = t->nleaves;   /* rleaf is in recording order */

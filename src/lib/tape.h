@@ -91,7 +91,8 @@ struct ad_tape {
     } *vin;
     size_t nvin, vincap;
     int nomem;           /* an allocation failed while recording */
-    int full;            /* ...or the recording reached limit nodes */
+    int full;            /* ...or the recording reached limit nodes (1), or its
+                          * vectors limit elements in all (2) */
     size_t limit;
     int first_line;      /* the line number of each source's first line */
 
@@ -180,6 +181,9 @@ typedef struct {
     size_t n, nleaves, pool_len, ninputs, nconsts, nnames;
 } adi_tape_mark;
 adi_tape_mark adi_tape_mark_at(const ad_tape *t);
+/* the error of a recording that could not go on (t->nomem): the tape's
+ * limit (full), else what (out of memory) */
+ad_errclass adi_err_recording(const ad_tape *t, const char *what, ad_diag *d);
 /* drops every node recorded after m, and the names and constants they
  * brought; needs no memory */
 void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m);

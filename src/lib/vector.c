@@ -23,6 +23,13 @@
 int32_t adi_vec_new(adi_pctx *P, size_t len)
 {
     adi_prog *g = P->prog;
+    /* the elements in all, copies too (w = v; v[i] = ... in a loop makes
+     * one a pass): at most the tape's limit, as its nodes */
+    if (g->nvelem + len > P->t->limit) {
+        P->t->nomem = 1;
+        P->t->full = 2;
+        longjmp(P->oom, 1);
+    }
     if (g->nvecs >= (size_t)INT32_MAX - ADI_VEC_BASE || len > (size_t)AD_VECTOR_MAX ||
         adi_grow((void **)&g->vecs, &g->veccap, g->nvecs + 1, sizeof *g->vecs) < 0 ||
         adi_grow((void **)&g->velem, &g->velemcap, g->nvelem + len + 1, sizeof *g->velem) < 0)
@@ -667,7 +674,7 @@ ad_errclass adi_vec_assign(ad_tape *t, adi_prog *g, const ad_stmt *st, int32_t *
     if (e) return e;
     adi_pctx P;
     adi_pctx_init(&P, t, g, d);
-    if (setjmp(P.oom)) return ad_diag_set(d, AD_E_IO, 0, 0, "out of memory while recording");
+    if (setjmp(P.oom)) return adi_err_recording(t, "out of memory while recording", d);
     int32_t h;
     size_t n, k;
     if (!lookup(&P, name, nl, &h, &n)) {
