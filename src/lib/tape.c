@@ -434,7 +434,8 @@ ad_errclass adi_err_recording(const ad_tape *t, const char *what, ad_diag *d)
     size_t limit = t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX;
     if (!t->full) return ad_diag_set(d, AD_E_IO, 0, 0, "%s", what);
     ad_errclass e = t->full == 2
-                        ? ad_diag_set(d, AD_E_IO, 0, 0, "the vectors would hold more than %zu elements in all", limit)
+                        ? ad_diag_set(d, AD_E_IO, 0, 0, "the vectors would hold more than %zu elements in all",
+                                      ADI_VEC_PER_NODE * limit)
                         : ad_diag_set(d, AD_E_IO, 0, 0, "the tape would exceed %zu nodes", limit);
     if (d) d->hint = AD_HINT_TAPE_LIMIT;
     return e;

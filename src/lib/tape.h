@@ -92,7 +92,7 @@ struct ad_tape {
     size_t nvin, vincap;
     int nomem;           /* an allocation failed while recording */
     int full;            /* ...or the recording reached limit nodes (1), or its
-                          * vectors limit elements in all (2) */
+                          * vectors ADI_VEC_PER_NODE * limit elements in all (2) */
     size_t limit;
     int first_line;      /* the line number of each source's first line */
 
@@ -181,6 +181,8 @@ typedef struct {
     size_t n, nleaves, pool_len, ninputs, nconsts, nnames;
 } adi_tape_mark;
 adi_tape_mark adi_tape_mark_at(const ad_tape *t);
+/* the elements a recording's vectors may hold in all, per node of its limit */
+#define ADI_VEC_PER_NODE 8
 /* the error of a recording that could not go on (t->nomem): the tape's
  * limit (full), else what (out of memory) */
 ad_errclass adi_err_recording(const ad_tape *t, const char *what, ad_diag *d);

@@ -24,8 +24,11 @@ int32_t adi_vec_new(adi_pctx *P, size_t len)
 {
     adi_prog *g = P->prog;
     /* the elements in all, copies too (w = v; v[i] = ... in a loop makes
-     * one a pass): at most the tape's limit, as its nodes */
-    if (g->nvelem + len > P->t->limit) {
+     * one a pass, and a session keeps its statements' vectors): at most
+     * ADI_VEC_PER_NODE times the tape's limit (1 GB of elements at the
+     * default limit) */
+    size_t limit = P->t->limit < ADI_NODE_MAX ? P->t->limit : ADI_NODE_MAX;
+    if (g->nvelem + len > ADI_VEC_PER_NODE * limit) {
         P->t->nomem = 1;
         P->t->full = 2;
         longjmp(P->oom, 1);
