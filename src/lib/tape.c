@@ -153,7 +153,7 @@ void ad_tape_reset(ad_tape *t)
 
 void adi_tape_reserve(ad_tape *t, size_t nodes, size_t leaves, size_t bytes)
 {
-    size_t max = t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX;
+    size_t max = adi_tape_limit(t);
     if (t->nomem || t->n >= max) return;
     if (nodes > max - t->n) nodes = max - t->n;
     if (leaves > nodes) leaves = nodes;
@@ -179,7 +179,7 @@ void adi_tape_reserve(ad_tape *t, size_t nodes, size_t leaves, size_t bytes)
 static int32_t push(ad_tape *t, uint32_t op, int32_t a, int32_t b, int line, int col)
 {
     if (t->nomem) return -1;
-    if (t->n >= t->limit || t->n >= ADI_NODE_MAX) {
+    if (t->n >= adi_tape_limit(t)) {
         t->nomem = t->full = 1;
         return -1;
     }
@@ -431,7 +431,7 @@ void adi_tape_rollback(ad_tape *t, const adi_tape_mark *m)
 
 ad_errclass adi_err_recording(const ad_tape *t, const char *what, ad_diag *d)
 {
-    size_t limit = t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX;
+    size_t limit = adi_tape_limit(t);
     if (!t->full) return ad_diag_set(d, AD_E_IO, 0, 0, "%s", what);
     ad_errclass e = t->full == 2
                         ? ad_diag_set(d, AD_E_IO, 0, 0, "the vectors would hold more than %zu elements in all",

@@ -181,6 +181,12 @@ typedef struct {
     size_t n, nleaves, pool_len, ninputs, nconsts, nnames;
 } adi_tape_mark;
 adi_tape_mark adi_tape_mark_at(const ad_tape *t);
+/* the most nodes t may hold: its limit (--max-nodes), never beyond what
+ * a node's index can number */
+static inline size_t adi_tape_limit(const ad_tape *t)
+{
+    return t->limit < ADI_NODE_MAX ? t->limit : ADI_NODE_MAX;
+}
 /* the elements a recording's vectors may hold in all, per node of its limit */
 #define ADI_VEC_PER_NODE 8
 /* the error of a recording that could not go on (t->nomem): the tape's

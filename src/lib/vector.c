@@ -27,7 +27,7 @@ int32_t adi_vec_new(adi_pctx *P, size_t len)
      * one a pass, and a session keeps its statements' vectors): at most
      * ADI_VEC_PER_NODE times the tape's limit (1 GB of elements at the
      * default limit) */
-    size_t limit = P->t->limit < ADI_NODE_MAX ? P->t->limit : ADI_NODE_MAX;
+    size_t limit = adi_tape_limit(P->t);
     if (g->nvelem + len > ADI_VEC_PER_NODE * limit) {
         P->t->nomem = 1;
         P->t->full = 2;
@@ -624,7 +624,7 @@ int32_t adi_vec_indexed(adi_pctx *P, int f, size_t name_off, size_t name_len, in
         b = a;   /* checking a body: once */
     }
     /* each term records a node at least: a range the tape cannot hold fails now */
-    if (b - a + 1 > (double)P->t->limit) {
+    if (b - a + 1 > (double)adi_tape_limit(P->t)) {
         P->t->nomem = P->t->full = 1;
         longjmp(P->oom, 1);
     }
