@@ -208,6 +208,11 @@ int32_t adi_vec_input_copy(adi_pctx *P, const char *name, size_t len, size_t n, 
  * sum's term is done): an input's cached vector made above the cut is
  * moved down to it, and the new counts are set */
 void adi_vec_cut(adi_prog *g, size_t nvecs, size_t nvelem);
+/* between a session's statements: the arena keeps only the vectors a name
+ * is bound to, or that hold tape t's input vectors (the cache), moved down
+ * in order, their handles changed where they are held; 0, or -1 when out
+ * of memory (then nothing changes) */
+int adi_vec_compact(adi_prog *g, const ad_tape *t);
 /* name[index] and name[lo..hi] (indices start at 1); -1 after a diagnostic */
 int32_t adi_vec_index(adi_pctx *P, const char *name, size_t len, int32_t index, int line, int col, int iline,
                       int icol);

@@ -526,12 +526,19 @@ static ad_errclass run_one(ad_session *S, const char *src, size_t len, ad_stmt_k
                            size_t *unbound, ad_diag *d);
 
 /* one statement; the notes of its loops (memo.c) name nodes and spans of
- * this statement only, which the next one may reuse: dropped after it */
+ * this statement only, which the next one may reuse: dropped after it, as
+ * is its undo log.  So are the vectors no name holds (an expression's, a
+ * temporary's, a failed statement's, one a name no longer has): a session
+ * of many statements over a long vector holds the vectors its names have,
+ * not every one it made.  Out of memory for that, they stay: the next
+ * statement only costs more. */
 static ad_errclass run(ad_session *S, const char *src, size_t len, ad_stmt_kind *kind, ad_tape *out, size_t *unbound,
                        ad_diag *d)
 {
     ad_errclass e = run_one(S, src, len, kind, out, unbound, d);
     adi_memo_free(&S->g);
+    S->g.nundo = 0;
+    (void)adi_vec_compact(&S->g, S->t);
     return e;
 }
 

@@ -106,6 +106,15 @@ int32_t adi_symtab_slot(const adi_symtab *s, const void *key, size_t len)
 
 int32_t adi_symtab_slot_value(const adi_symtab *s, int32_t slot) { return s->slots[slot].val; }
 
+int32_t *adi_symtab_next(adi_symtab *s, size_t *it)
+{
+    while (*it < s->cap) {
+        struct adi_symslot *e = &s->slots[(*it)++];
+        if (e->val >= 0) return &e->val;
+    }
+    return NULL;
+}
+
 static int grow(adi_symtab *s)
 {
     size_t ncap = s->cap ? s->cap * 2 : 64;

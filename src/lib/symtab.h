@@ -30,5 +30,8 @@ void adi_symtab_forget(adi_symtab *s, const void *key, size_t len);
  * adi_symtab_slot_value reads its value as set last (memo.c's names) */
 int32_t adi_symtab_slot(const adi_symtab *s, const void *key, size_t len);
 int32_t adi_symtab_slot_value(const adi_symtab *s, int32_t slot);
+/* the value of each key in turn, from *it = 0 on: changing it through the
+ * pointer keeps the key and its slot; NULL after the last */
+int32_t *adi_symtab_next(adi_symtab *s, size_t *it);
 
 #endif

@@ -58,6 +58,17 @@ void adi_vec_free(adi_prog *g)
     g->incache_max = 0;
 }
 
+/* the index in the arena of input vector i's cached copy, or -1 (none;
+ * an entry that no longer names its copy is cleared) */
+static long cached(adi_prog *g, size_t i)
+{
+    if (!g->incache[i]) return -1;
+    size_t v = (size_t)(g->incache[i] - ADI_VEC_BASE);
+    if (v < g->nvecs && g->vecs[v].input == i + 1) return (long)v;
+    g->incache[i] = 0;
+    return -1;
+}
+
 void adi_vec_cut(adi_prog *g, size_t nvecs, size_t nvelem)
 {
     /* the cached vectors above the cut, in the arena's order: each moves
@@ -66,13 +77,9 @@ void adi_vec_cut(adi_prog *g, size_t nvecs, size_t nvelem)
     while (g->incache_max >= (int32_t)(ADI_VEC_BASE + nvecs)) {
         size_t best = g->nincache;
         for (size_t i = 0; i < g->nincache; i++) {
-            size_t v = g->incache[i] ? (size_t)(g->incache[i] - ADI_VEC_BASE) : 0;
-            if (!g->incache[i] || v < nvecs) continue;
-            if (v >= g->nvecs || g->vecs[v].input != i + 1) {
-                g->incache[i] = 0;   /* (not the cached vector any more) */
-                continue;
-            }
-            if (best == g->nincache || v < (size_t)(g->incache[best] - ADI_VEC_BASE)) best = i;
+            long v = cached(g, i);
+            if (v < (long)nvecs) continue;
+            if (best == g->nincache || v < (long)(g->incache[best] - ADI_VEC_BASE)) best = i;
         }
         if (best == g->nincache) {
             g->incache_max = nvecs ? (int32_t)(ADI_VEC_BASE + nvecs - 1) : 0;
@@ -87,6 +94,46 @@ void adi_vec_cut(adi_prog *g, size_t nvecs, size_t nvelem)
     }
     g->nvecs = nvecs;
     g->nvelem = nvelem;
+}
+
+int adi_vec_compact(adi_prog *g, const ad_tape *t)
+{
+    if (!g->nvecs) return 0;
+    int32_t *to = adi_calloc(g->nvecs, sizeof *to);   /* a kept vector's new handle; 0: dropped */
+    if (!to) return -1;
+    if ((g->incache_t != (const void *)t || g->incache_epoch != t->epoch) && g->nincache)
+        memset(g->incache, 0, g->nincache * sizeof *g->incache);   /* (stale: the tape moved on) */
+    /* kept: what a name is bound to, and the input vectors cached */
+    size_t it = 0;
+    for (int32_t *v; (v = adi_symtab_next(&g->bindings, &it));)
+        if (adi_is_vec(*v)) to[*v - ADI_VEC_BASE] = 1;
+    for (size_t i = 0; i < g->nincache; i++) {
+        long v = cached(g, i);
+        if (v >= 0) to[v] = 1;
+    }
+    /* in the arena's order: each moves down, never over one not yet moved */
+    size_t n = 0, nelem = 0;
+    for (size_t v = 0; v < g->nvecs; v++) {
+        if (!to[v]) continue;
+        struct adi_vec x = g->vecs[v];
+        if (x.off != nelem) memmove(g->velem + nelem, g->velem + x.off, x.len * sizeof *g->velem);
+        x.off = nelem;
+        g->vecs[n] = x;
+        to[v] = (int32_t)(ADI_VEC_BASE + n++);
+        nelem += x.len;
+    }
+    it = 0;
+    for (int32_t *v; (v = adi_symtab_next(&g->bindings, &it));)
+        if (adi_is_vec(*v)) *v = to[*v - ADI_VEC_BASE];
+    g->incache_max = 0;
+    for (size_t i = 0; i < g->nincache; i++) {
+        if (g->incache[i]) g->incache[i] = to[g->incache[i] - ADI_VEC_BASE];
+        if (g->incache[i] > g->incache_max) g->incache_max = g->incache[i];
+    }
+    g->nvecs = n;
+    g->nvelem = nelem;
+    free(to);
+    return 0;
 }
 
 /* ---- recording ---- */
