@@ -269,17 +269,22 @@ static int command(session *S, const char *line)
 }
 
 /* an assignment to a variable of the point (x = 5 with :at x=2) hides the
- * point's value from the statements after it: said once per name */
+ * point's value from the statements after it: said once per name.  A
+ * vector of the point (:at x=[1,2,3]) is its elements x[1], x[2], ... in
+ * the point: x = ... and x[k] = ... hide it too */
 static void shadow_name(session *S, const char *name, size_t len)
 {
     size_t k = 0;
-    while (k < S->o.at.n && !(strlen(S->o.at.names[k]) == len && memcmp(S->o.at.names[k], name, len) == 0)) k++;
+    for (; k < S->o.at.n; k++) {
+        const char *at = S->o.at.names[k];
+        if (strncmp(at, name, len) == 0 && (at[len] == 0 || at[len] == '[')) break;
+    }
     if (k == S->o.at.n) return;
     for (size_t j = 0; j < S->nwarned; j++)
-        if (strcmp(S->warned[j], S->o.at.names[k]) == 0) return;
+        if (strlen(S->warned[j]) == len && memcmp(S->warned[j], name, len) == 0) return;
     char **nw = realloc(S->warned, (S->nwarned + 1) * sizeof *nw);
     if (nw) S->warned = nw;
-    char *copy = nw ? strdup(S->o.at.names[k]) : NULL;
+    char *copy = nw ? strndup(name, len) : NULL;
     if (!copy) {
         cli_error(&S->o, NULL, AD_E_IO, "out of memory");
         fail(S, AD_E_IO);
@@ -287,7 +292,7 @@ static void shadow_name(session *S, const char *name, size_t len)
     }
     S->warned[S->nwarned++] = copy;
     fprintf(stderr, "adcalc: warning: '%s' now names the value assigned here: the statements after it see that, "
-                    "not the point's %s (:at)\n", S->o.at.names[k], S->o.at.names[k]);
+                    "not the point's %s (:at)\n", copy, copy);
 }
 
 /* the statement's assignments, those in its blocks too (if, while, for:
