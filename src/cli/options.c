@@ -349,6 +349,10 @@ static ad_errclass add_items(const char *o, const char *arg, cli_bindings *b, cl
         size_t nl = (size_t)(eq - p), vl = len - nl - 1;
         trim(p, &nl);
         const char *val = trim(eq + 1, &vl);
+        size_t base, k;
+        if (cli_element(p, nl, &base, &k))
+            return ad_diag_set(d, AD_E_USAGE, 0, 0, "%s: '%.*s' is an element: give the vector whole, as %.*s=[...]", o,
+                               (int)(nl > 60 ? 60 : nl), p, (int)(base > 60 ? 60 : base), p);
         ad_errclass e = check_name(o, p, nl, d);
         if (e) return e;
         if (vl && val[0] == '[') {
