@@ -24,7 +24,8 @@ int32_t adi_vec_new(adi_pctx *P, size_t len)
 {
     adi_prog *g = P->prog;
     /* the elements in all, copies too (w = v; v[i] = ... in a loop makes
-     * one a pass, and a session keeps its statements' vectors): at most
+     * one a pass; a session, the vectors its names hold and the
+     * statement's): at most
      * ADI_VEC_PER_NODE times the tape's limit (1 GB of elements at the
      * default limit) */
     size_t limit = adi_tape_limit(P->t);
