@@ -126,6 +126,7 @@ int adi_vec_compact(adi_prog *g, const ad_tape *t)
     it = 0;
     for (int32_t *v; (v = adi_symtab_next(&g->bindings, &it));)
         if (adi_is_vec(*v)) *v = to[*v - ADI_VEC_BASE];
+    g->bindings.gen++;   /* (what was looked up before holds no more: memo.c) */
     g->incache_max = 0;
     for (size_t i = 0; i < g->nincache; i++) {
         if (g->incache[i]) g->incache[i] = to[g->incache[i] - ADI_VEC_BASE];
