@@ -134,20 +134,32 @@ static void partials(adi_emitter *E, size_t i, int sweep, int wide)
     adi_emit_out(E, ", %d, %d, &sing, &kink);\n", sweep, E->p->pol == AD_ZERO_SUBGRAD);
 }
 
+/* forward.c's and reverse.c's: a partial of an operand on the path that
+ * only overflowed (o[], from partials) makes the long-double sweep run,
+ * even where the answer is finite (a later partial underflowed to 0) */
+static void overflowed(adi_emitter *E, ad_instr c, int aa, int ab)
+{
+    if (wide_rules[c.op].da && (aa || ab))
+        adi_emit_out(E, "        over |= %s || %s;\n", aa ? "o[0]" : "0", ab ? "o[1]" : "0");
+}
+
 /* node i's partials as wide.c takes them, into wd[]: the sweep's, and
- * ops.def's WIDE rule in long double where a double only overflowed */
+ * ops.def's WIDE rule in long double where a double only overflowed or
+ * underflowed */
 static void wide_partials(adi_emitter *E, size_t i)
 {
     const char *w[2] = {wide_rules[E->t->code[i].op].da, wide_rules[E->t->code[i].op].db};
     partials(E, i, 1, 1);
     for (int j = 0; j < 2; j++) {
-        adi_emit_out(E, "    wd[%d] = ", j);
-        if (w[0]) {
-            adi_emit_out(E, "o[%d] ? (adi_wide)(", j);
-            adi_emit_rule(E, w[j], "v", i);
-            adi_emit_out(E, ") : ");
+        if (!w[0]) {
+            adi_emit_out(E, "    wd[%d] = d[%d];\n", j, j);
+            continue;
         }
-        adi_emit_out(E, "d[%d];\n", j);
+        /* (and where the double underflowed: wide.c's partials) */
+        adi_emit_out(E, "    wr = (adi_wide)(");
+        adi_emit_rule(E, w[j], "v", i);
+        adi_emit_out(E, ");\n    wd[%d] = o[%d] || (fabs(d[%d]) < DBL_MIN && wr == wr && wr != 0) ? wr : d[%d];\n", j, j, j,
+                     j);
     }
 }
 
@@ -225,7 +237,8 @@ static void forward(adi_emitter *E, const unsigned char *diff, const double *see
     const ad_tape *t = E->t;
     size_t ni = t->ninputs, nc = t->nconsts;
     activity(E, diff, all);
-    adi_emit_out(E, "    {\n    int sing = 0, kink = 0, over = 0;\n    double d[2];\n    int s[2];\n    (void)d;\n    (void)s;\n");
+    adi_emit_out(E, "    {\n    int sing = 0, kink = 0, over = 0, o[2] = {0, 0};\n    double d[2];\n    int s[2];\n    adi_wide wr;\n"
+                    "    (void)d;\n    (void)s;\n    (void)o;\n    (void)wr;\n");
     if (checks) finite_checks(E);
     for (size_t i = 0; i < ni; i++)
         for (size_t j = 0; j < k && E->need[i]; j++) adi_emit_out(E, "    const double t%zu_%zu = %a;\n", i, j, seeds[i * k + j]);
@@ -233,7 +246,8 @@ static void forward(adi_emitter *E, const unsigned char *diff, const double *see
         if (!E->act[i]) continue;
         const ad_instr c = t->code[i];
         int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
-        partials(E, i, 1, 0);
+        partials(E, i, 1, 1);
+        overflowed(E, c, aa, ab);
         for (size_t j = 0; j < k && E->need[i]; j++) {
             adi_emit_out(E, "    const double t%zu_%zu = ", i, j);
             if (aa) adi_emit_out(E, "adi_term(d[0], t%" PRId32 "_%zu)", c.a, j);
@@ -251,8 +265,8 @@ static void forward(adi_emitter *E, const unsigned char *diff, const double *see
         }
     }
     /* wide.c's forward sweep again in long double: u<i>_<j> */
-    adi_emit_out(E, "    if (over && !sing && !kink) {\n    int wok = ADI_WIDE_USEFUL, o[2] = {0, 0};\n    adi_wide wd[2];\n"
-                    "    (void)o;\n    (void)wd;\n");
+    adi_emit_out(E, "    if (over && !sing && !kink) {\n    int wok = ADI_WIDE_USEFUL;\n    adi_wide wd[2];\n"
+                    "    (void)wd;\n");
     for (size_t i = 0; i < ni; i++)
         for (size_t j = 0; j < k && E->need[i]; j++)
             adi_emit_out(E, "    const adi_wide u%zu_%zu = %a;\n    (void)u%zu_%zu;\n", i, j, seeds[i * k + j], i, j);
@@ -284,7 +298,8 @@ static void reverse(adi_emitter *E, const unsigned char *diff, const double *wou
     const ad_tape *t = E->t;
     size_t ni = t->ninputs, nc = t->nconsts;
     activity(E, diff, 0);
-    adi_emit_out(E, "    {\n    int sing = 0, kink = 0, over = 0;\n    double d[2];\n    int s[2];\n    (void)d;\n    (void)s;\n");
+    adi_emit_out(E, "    {\n    int sing = 0, kink = 0, over = 0, o[2] = {0, 0};\n    double d[2];\n    int s[2];\n    adi_wide wr;\n"
+                    "    (void)d;\n    (void)s;\n    (void)o;\n    (void)wr;\n");
     if (checks) finite_checks(E);
     for (size_t i = 0; i < t->n; i++)
         if (E->need[i]) adi_emit_out(E, "    double g%zu = 0;\n", i);
@@ -295,9 +310,10 @@ static void reverse(adi_emitter *E, const unsigned char *diff, const double *wou
     for (size_t i = t->n; i-- > ni + nc;) {
         if (!E->act[i]) continue;
         const ad_instr c = t->code[i];
-        partials(E, i, 1, 0);
+        partials(E, i, 1, 1);
         if (!E->need[i]) continue;
         adi_emit_out(E, "    if (g%zu != 0) {\n", i);
+        overflowed(E, c, E->act[c.a], c.b >= 0 && E->act[c.b]);
         if (E->act[c.a]) adi_emit_out(E, "        g%" PRId32 " += adi_term(d[0], g%zu);\n", c.a, i);
         if (c.b >= 0 && E->act[c.b]) adi_emit_out(E, "        g%" PRId32 " += adi_term(d[1], g%zu);\n", c.b, i);
         adi_emit_out(E, "    }\n");
@@ -309,8 +325,8 @@ static void reverse(adi_emitter *E, const unsigned char *diff, const double *wou
         adi_emit_out(E, "    (void)G%zu;\n", i);
     }
     /* wide.c's reverse sweep again in long double: adjoints u<i> */
-    adi_emit_out(E, "    if (over && !sing && !kink) {\n    int wok = ADI_WIDE_USEFUL, o[2] = {0, 0};\n    adi_wide wd[2];\n"
-                    "    (void)o;\n    (void)wd;\n");
+    adi_emit_out(E, "    if (over && !sing && !kink) {\n    int wok = ADI_WIDE_USEFUL;\n    adi_wide wd[2];\n"
+                    "    (void)wd;\n");
     for (size_t i = 0; i < t->n; i++)
         if (E->need[i]) adi_emit_out(E, "    adi_wide u%zu = 0;\n", i);
     for (size_t o = 0; o < t->nout; o++) {

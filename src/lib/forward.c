@@ -59,6 +59,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
     }
     adi_nondiff nd;
     adi_nondiff_init(&nd);
+    int met = 0;   /* a partial overflowed on the differentiated path */
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
@@ -73,6 +74,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         double p[2];
         int wide;
         adi_sweep_partials(t, v, i, aa, ab, pol, &nd, p, &wide);
+        met |= wide;
         double *ti = T + i * k;
         const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
         /* an operand that does not move in a direction contributes nothing
@@ -87,9 +89,12 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
     }
     /* an output's derivative that is not finite (and not the policy's
      * error): the sweep again in a wider type (wide.c), and when even that
-     * does not fit a double, an error where it began (an overflow that
-     * only met zero partials later is gone, rightly) */
-    int overflowed = 0;
+     * does not fit a double, an error where it began.  So too where a
+     * partial overflowed: one that underflowed to 0 later (d/dx 1/(1/x) at
+     * x = 1e200 is 1e-400 times 1e400) left a finite derivative that is
+     * not the answer; an overflow that only met exact zeros is gone in
+     * long double too */
+    int overflowed = met;
     for (size_t r = 0; r < t->nout; r++) {
         size_t o = (size_t)t->outs[r];
         for (size_t j = 0; j < k; j++) {

@@ -53,9 +53,10 @@ static void seed(const ad_tape *t, double *adj, const double *wout)
  * the products' magnitudes over all paths, the scale against which two
  * summation orders of the gradient can differ), the policy's points in
  * nd. */
-static void backward(const ad_tape *t, ad_work *w, ad_policy pol, const double *wout, int magnitudes,
-                     adi_nondiff *nd)
+static int backward(const ad_tape *t, ad_work *w, ad_policy pol, const double *wout, int magnitudes,
+                    adi_nondiff *nd)
 {
+    int met = 0;   /* an overflowed partial met an adjoint */
     const double *v = w->val;
     double *adj = w->adj;
     const unsigned char *act = w->act;
@@ -69,9 +70,11 @@ static void backward(const ad_tape *t, ad_work *w, ad_policy pol, const double *
         partials(t, v, act, i, pol, magnitudes, nd, p, &wide);
         double g = adj[i];
         if (g == 0) continue;   /* it passes nothing on (even where a partial overflowed) */
+        met |= wide;
         if (act[c.a]) adj[c.a] += adi_term(p[0], g);
         if (c.b >= 0 && act[c.b]) adj[c.b] += adi_term(p[1], g);
     }
+    return met;
 }
 
 /* The same pass again, after it left a gradient that is not finite even
@@ -121,13 +124,16 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
         if (act[i] && !isfinite(v[i]) && adi_feeds(t, i)) return adi_err_domain(t, w, i, ADI_INF_REASON, d);
     }
     adi_nondiff nd;
-    backward(t, w, pol, wout, magnitudes, &nd);
+    int met = backward(t, w, pol, wout, magnitudes, &nd);
     w->has_adj = 1;
     /* a gradient that is not finite (and not the policy's error): the
      * sweep again in a wider type (wide.c), and when even that does not
      * fit a double, an error where it began (the magnitudes are only a
-     * scale) */
-    int overflowed = 0;
+     * scale).  So too where an overflowed partial met an adjoint: a
+     * partial that underflowed to 0 after it (d/dx 1/(1/x) at x = 1e200
+     * is 1e400 times 1e-400) left a finite gradient that is not the
+     * answer */
+    int overflowed = met;
     for (size_t i = 0; i < ni; i++) {
         double g = act[i] ? adj[i] : 0;
         grad[i] = g;

@@ -10,6 +10,8 @@
  * double is no wider than double the retry cannot help and says so (the
  * sweep then reports the derivative as beyond a double).  The values,
  * activity and --nondiff decisions are the first sweep's. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include "work.h"
 #include "rules.h"
@@ -31,9 +33,14 @@ static void partials(const ad_tape *t, const double *v, size_t i, int aa, int ab
     adi_nondiff_init(&nd);
     adi_op_partials((int)c.op, a, b, v[i], d, st);
     wide w[2] = {d[0], d[1]};
-    if (st[0] == ADI_OVERFLOW || st[1] == ADI_OVERFLOW) adi_op_wide_partials((int)c.op, a, b, v[i], w);
+    int has = adi_op_wide_partials((int)c.op, a, b, v[i], w);
     for (int j = 0; j < 2; j++) {
-        p[j] = st[j] == ADI_OVERFLOW ? w[j] : d[j];
+        /* a partial below double's normal range lost digits, or all of
+         * them (d/dx 1/x at x = 1e200 is -1e-400, 0 in a double), which
+         * the overflowed factor it meets here need not hide: d/dx
+         * 1/(1/x) is 1 */
+        int under = st[j] == ADI_OK && fabs(d[j]) < DBL_MIN && has && w[j] == w[j] && w[j] != 0;
+        p[j] = st[j] == ADI_OVERFLOW || under ? w[j] : d[j];
         if (st[j] == ADI_OVERFLOW) st[j] = ADI_OK;
     }
     unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
