@@ -152,11 +152,13 @@ static void check_branch(int op)
  * a^(b-1) is 1.5e-14 off at a = 1e-300, b = 0.1, where the rounding of
  * b - 1 meets ln a = -690); where the double one overflowed
  * and the wide one is finite, the status says so (ADI_OVERFLOW), and no
- * partial is ADI_OVERFLOW where the wide one is not finite */
+ * partial is ADI_OVERFLOW where the wide one is not finite; where the
+ * double one is below DBL_MIN and differs from the wide one, it says so
+ * (ADI_UNDERFLOW) */
 static void check_wide(int op)
 {
-    char what[120], first[200] = "";
-    long bad = 0, overflowed = 0;
+    char what[160], first[200] = "";
+    long bad = 0, overflowed = 0, underflowed = 0;
     for (size_t i = 0; i < NVALS; i++)
         for (size_t j = 0; j < NVALS; j++) {
             double a = vals[i], b = vals[j], d[2];
@@ -169,8 +171,13 @@ static void check_wide(int op)
             if (!adi_op_wide_partials(op, a, b, v, w)) continue;
             for (int k = 0; k < adi_ops[op].nargs; k++) {
                 int ok;
-                if (isfinite(d[k]))
-                    ok = st[k] != ADI_OVERFLOW && (w[k] != w[k] || fabsl(w[k] - d[k]) <= 1e-12L * fabsl(w[k]) + 5e-324L);
+                if (st[k] == ADI_UNDERFLOW)
+                    ok = fabs(d[k]) < DBL_MIN && w[k] != d[k] && fabsl(w[k] - d[k]) <= 1e-12L * fabsl(w[k]) + 5e-324L, underflowed++;
+                else if (isfinite(d[k]))
+                    /* (a double below DBL_MIN whose wide partial is a
+                     * normal double lost digits: it says so) */
+                    ok = st[k] != ADI_OVERFLOW && (w[k] != w[k] || fabsl(w[k] - d[k]) <= 1e-12L * fabsl(w[k]) + 5e-324L) &&
+                         !(fabs(d[k]) < DBL_MIN && fabsl(w[k]) >= DBL_MIN && st[k] == ADI_OK);
                 else if (st[k] == ADI_OVERFLOW)
                     ok = w[k] == w[k] && w[k] - w[k] == 0 && fabsl(w[k]) > DBL_MAX, overflowed++;
                 else
@@ -180,8 +187,8 @@ static void check_wide(int op)
                              k ? 'b' : 'a', d[k], st[k], w[k]);
             }
         }
-    snprintf(what, sizeof what, "WIDE: %s's long double partials agree, and take over where %ld overflowed",
-             opname(op), overflowed);
+    snprintf(what, sizeof what, "WIDE: %s's long double partials agree, and take over where %ld overflowed, %ld underflowed",
+             opname(op), overflowed, underflowed);
     check(bad == 0 && overflowed > 0, what);
     if (bad) printf("%s (%ld points)\n", first, bad);
 }

@@ -6,7 +6,8 @@
  * expressions the scalar engines use, so every number is bit-identical to
  * theirs) runs in a tight loop the compiler can vectorise.  A point the
  * block cannot finish alone -- a domain error, an overflow, a kink or a
- * singular point on a differentiated path -- is flagged, and the caller
+ * singular point on a differentiated path, a partial that underflowed --
+ * is flagged, and the caller
  * recomputes it with the scalar engines, which say exactly what happened.
  *
  * This file is compiled twice: as itself for the baseline (SSE2), and by
@@ -93,12 +94,19 @@ static inline double term(double p, double g) { return p * g; }
 typedef void fwd_fn(const double *restrict A, const double *restrict Bv, double *restrict Y,
                     double *restrict F, size_t np, double lim, int chk);
 /* GA (+)= the chain-rule term of one operand (a: d/da, b: d/db, ab: both,
- * for op(a, a)); acc 0 is the first contribution: GA = 0 + term, no -0 */
-typedef void rev_fn(const double *restrict A, const double *restrict Bv, const double *restrict Y,
+ * for op(a, a)); acc 0 is the first contribution: GA = 0 + term, no -0.
+ * 1 when a partial with a WIDE rule (ops.def) was below DBL_MIN at a point:
+ * it may have underflowed, and under_fn says where it did */
+typedef int rev_fn(const double *restrict A, const double *restrict Bv, const double *restrict Y,
                     const double *restrict G, double *restrict GA, size_t np, int acc);
 /* F flags a kink or a singular point of a partial (operand a when aa, b when ab) */
 typedef void stat_fn(const double *restrict A, const double *restrict Bv, double *restrict F, size_t np,
                      int aa, int ab);
+/* F flags a partial that underflowed (rules.h's ADI_UNDERFLOW: digits lost
+ * below DBL_MIN, which the scalar engines redo in long double), point by
+ * point; run only on a block whose reverse kernel found a candidate */
+typedef void under_fn(const double *restrict A, const double *restrict Bv, const double *restrict Y,
+                      double *restrict F, size_t np, int aa, int ab);
 
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc)          \
     static void fwd_##E(const double *restrict A, const double *restrict Bv,          \
@@ -127,9 +135,9 @@ typedef void stat_fn(const double *restrict A, const double *restrict Bv, double
             F[j] = (dom) != NULL ? 1.0 : F[j];                                                        \
         }                                                                                             \
     }                                                                                                 \
-    REV_KERNEL(rev_a_##E, GA[j] += term((da), g), GA[j] = 0.0 + term((da), g))                       \
-    REV_KERNEL(rev_b_##E, GA[j] += term((db), g), GA[j] = 0.0 + term((db), g))                       \
-    REV_KERNEL(rev_ab_##E, (GA[j] += term((da), g), GA[j] += term((db), g)),                          \
+    REV_KERNEL(rev_a_##E, SMALL(E, 1, da), GA[j] += term((da), g), GA[j] = 0.0 + term((da), g))      \
+    REV_KERNEL(rev_b_##E, SMALL(E, 2, db), GA[j] += term((db), g), GA[j] = 0.0 + term((db), g))      \
+    REV_KERNEL(rev_ab_##E, SMALL(E, 1, da) || SMALL(E, 2, db), (GA[j] += term((da), g), GA[j] += term((db), g)), \
                GA[j] = (0.0 + term((da), g)) + term((db), g))                                        \
     static void stat_##E(const double *restrict A, const double *restrict Bv,         \
                                          double *restrict F, size_t np, int aa, int ab)               \
@@ -140,38 +148,62 @@ typedef void stat_fn(const double *restrict A, const double *restrict Bv, double
             int st = (aa && (sa) != ADI_OK) | (ab && (sb) != ADI_OK);                                   \
             F[j] = st ? 1.0 : F[j];                                                                   \
         }                                                                                             \
+    }                                                                                                 \
+    static void under_##E(const double *restrict A, const double *restrict Bv,                        \
+                          const double *restrict Y, double *restrict F, size_t np, int aa, int ab)    \
+    {                                                                                                 \
+        const unsigned ws = adi_op_wide_slots(AD_OP_##E) & ((unsigned)aa | (unsigned)ab << 1);       \
+        if (!ws) return;                                                                              \
+        for (size_t j = 0; j < np; j++) {                                                             \
+            double d[2];                                                                              \
+            unsigned char st[2];                                                                      \
+            adi_op_partials(AD_OP_##E, A[j], Bv[j], Y[j], d, st);                                     \
+            int u = (ws & 1 && st[0] == ADI_UNDERFLOW) || (ws & 2 && st[1] == ADI_UNDERFLOW);         \
+            F[j] = u ? 1.0 : F[j];                                                                    \
+        }                                                                                             \
     }
 /* a reverse kernel: the statement add when acc, else first (the first
- * contribution: 0 + term, so no -0, as the scalar engines' 0 += term) */
-#define REV_KERNEL(fn, add, first)                                                                    \
-    static void fn(const double *restrict A, const double *restrict Bv,               \
-                                   const double *restrict Y, const double *restrict G,                \
-                                   double *restrict GA, size_t np, int acc)                           \
+ * contribution: 0 + term, so no -0, as the scalar engines' 0 += term);
+ * small, the test for a candidate underflow (0 for an op without a WIDE
+ * rule, and then no test is compiled) */
+#define REV_KERNEL(fn, small, add, first)                                                             \
+    static int fn(const double *restrict A, const double *restrict Bv,                                \
+                  const double *restrict Y, const double *restrict G,                                 \
+                  double *restrict GA, size_t np, int acc)                                            \
     {                                                                                                 \
+        double any = 0;                                                                               \
         if (acc) {                                                                                    \
             for (size_t j = 0; j < np; j++) {                                                         \
                 double a = A[j], b = Bv[j], v = Y[j], g = G[j];                                       \
                 (void)a; (void)b; (void)v;                                                            \
                 add;                                                                                  \
+                any = (small) ? 1.0 : any;                                                            \
             }                                                                                         \
         } else {                                                                                      \
             for (size_t j = 0; j < np; j++) {                                                         \
                 double a = A[j], b = Bv[j], v = Y[j], g = G[j];                                       \
                 (void)a; (void)b; (void)v;                                                            \
                 first;                                                                                \
+                any = (small) ? 1.0 : any;                                                            \
             }                                                                                         \
         }                                                                                             \
+        return any != 0;                                                                              \
     }
+/* op E's partial d (slot bit 1: d/da, 2: d/db) below DBL_MIN, where it has
+ * a WIDE rule */
+#define SMALL(E, bit, d) ((adi_op_wide_slots(AD_OP_##E) & (bit)) && fabs((double)(d)) < DBL_MIN)
 #include "ops.def"
 #undef REV_KERNEL
+#undef SMALL
 
 /* every op's kernels, by opcode */
 static const struct {
     fwd_fn *fwd;
     rev_fn *rev_a, *rev_b, *rev_ab;
     stat_fn *stat;
+    under_fn *under;
 } kernel[] = {
-#define OP(E, ...) [AD_OP_##E] = {fwd_##E, rev_a_##E, rev_b_##E, rev_ab_##E, stat_##E},
+#define OP(E, ...) [AD_OP_##E] = {fwd_##E, rev_a_##E, rev_b_##E, rev_ab_##E, stat_##E, under_##E},
 #include "ops.def"
 };
 
@@ -386,12 +418,14 @@ static void reverse(const ad_tape *t, ad_block *bk, size_t np, size_t out)
         /* an operand that shares this node's adjoint row (see share_rows)
          * already holds its adjoint */
         const int sa = aa && arow[c.a] == arow[i], sb = ab && arow[c.b] == arow[i];
+        int small = 0;   /* a partial that may have underflowed */
         if (aa && ab && c.a == c.b) {
-            kernel[c.op].rev_ab(A, Bv, Y, Gi, GA, np, set[c.a]);
+            small = kernel[c.op].rev_ab(A, Bv, Y, Gi, GA, np, set[c.a]);
         } else {
-            if (aa && !sa) kernel[c.op].rev_a(A, Bv, Y, Gi, GA, np, set[c.a]);
-            if (ab && !sb) kernel[c.op].rev_b(A, Bv, Y, Gi, GB, np, set[c.b]);
+            if (aa && !sa) small |= kernel[c.op].rev_a(A, Bv, Y, Gi, GA, np, set[c.a]);
+            if (ab && !sb) small |= kernel[c.op].rev_b(A, Bv, Y, Gi, GB, np, set[c.b]);
         }
+        if (small) kernel[c.op].under(A, Bv, Y, F, np, aa, ab);
         if (aa) set[c.a] = 1;
         if (ab) set[c.b] = 1;
     }

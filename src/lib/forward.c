@@ -23,7 +23,7 @@ static size_t locate_overflow(const ad_tape *t, ad_work *w, size_t k, ad_policy 
         int aa = act[c.a], ab = c.b >= 0 && act[c.b], wide;
         double p[2];
         adi_sweep_partials(t, v, i, aa, ab, pol, &nd, p, &wide);
-        if (wide) return i;
+        if (wide & ADI_WIDE_OVER) return i;
         double *ti = T + i * k;
         const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
         for (size_t j = 0; j < k; j++) {
@@ -59,7 +59,7 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
     }
     adi_nondiff nd;
     adi_nondiff_init(&nd);
-    int met = 0;   /* a partial overflowed on the differentiated path */
+    int met = 0;   /* a partial overflowed or underflowed on the differentiated path */
     for (size_t i = ni + nc; i < n; i++) {
         const ad_instr c = t->code[i];
         double a = v[c.a], b = c.b >= 0 ? v[c.b] : 0;
@@ -90,10 +90,10 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
     /* an output's derivative that is not finite (and not the policy's
      * error): the sweep again in a wider type (wide.c), and when even that
      * does not fit a double, an error where it began.  So too where a
-     * partial overflowed: one that underflowed to 0 later (d/dx 1/(1/x) at
-     * x = 1e200 is 1e-400 times 1e400) left a finite derivative that is
-     * not the answer; an overflow that only met exact zeros is gone in
-     * long double too */
+     * partial overflowed or underflowed: d/dx 1/(1/x) at x = 1e200 is
+     * 1e-400 times 1e400, not 0 times inf, and d/dx 1e300*(1/x) at 1e160
+     * is 1e300 times -1e-320 with 17 digits, not 3; an overflow that only
+     * met exact zeros is gone in long double too */
     int overflowed = met;
     for (size_t r = 0; r < t->nout; r++) {
         size_t o = (size_t)t->outs[r];

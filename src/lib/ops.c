@@ -58,15 +58,21 @@ const char *ad_function(size_t i, const char **doc)
     return adi_vec_fn_doc(i, doc);   /* then the vector functions (vector.c) */
 }
 
-void adi_op_partials_not_finite(int op, double a, double b, double v, const double d[2], unsigned char st[2])
+void adi_op_partials_not_normal(int op, double a, double b, double v, const double d[2], unsigned char st[2])
 {
-    /* ...unless it only overflowed: an op with a WIDE rule has a finite
-     * partial wherever its value and operands are finite and ops.def
-     * names no singular point, so an infinite one there is beyond the
-     * doubles, not singular (whether long double can hold it is wide.c's
-     * question, asked when a derivative needs it) */
+    /* an infinite one only overflowed where the op has a WIDE rule: it
+     * has a finite partial wherever its value and operands are finite and
+     * ops.def names no singular point, so an infinite one there is beyond
+     * the doubles, not singular (whether long double can hold it is
+     * wide.c's question, asked when a derivative needs it); a finite one
+     * below DBL_MIN underflowed where the wide one is another number (not
+     * where both are 0: 0/x's d/dx) */
     adi_wide w[2];
     int wide = adi_op_wide_partials(op, a, b, v, w);
-    for (int j = 0; j < 2; j++)
-        if (!isfinite(d[j]) && st[j] == ADI_OK) st[j] = wide && isinf(d[j]) ? ADI_OVERFLOW : ADI_SINGULAR;
+    unsigned ws = adi_op_wide_slots(op);
+    for (int j = 0; j < 2; j++) {
+        if (st[j] != ADI_OK) continue;
+        if (!isfinite(d[j])) st[j] = wide && isinf(d[j]) ? ADI_OVERFLOW : ADI_SINGULAR;
+        else if (ws >> j & 1 && fabs(d[j]) < DBL_MIN && isfinite(w[j]) && w[j] != d[j]) st[j] = ADI_UNDERFLOW;
+    }
 }

@@ -12,7 +12,8 @@
 enum { ADI_OK = 0, ADI_SINGULAR = 1, ADI_KINK = 2,
        ADI_SINGULAR_HIGHER = 3, /* first derivative fine, a higher one infinite */
        ADI_OVERFLOW = 4,        /* finite, but beyond a double: ops.def's WIDE */
-       ADI_OVERFLOW_HIGHER = 5  /* a higher derivative beyond a double (--hessian) */ };
+       ADI_OVERFLOW_HIGHER = 5, /* a higher derivative beyond a double (--hessian) */
+       ADI_UNDERFLOW = 6        /* below a double's normal range, digits lost: ops.def's WIDE */ };
 
 /* the domain "error" of a guard (ops.def) that does not hold: not an
  * error, another path (AD_E_PATH); compared by address */

@@ -26,7 +26,8 @@ unsigned adi_policy_point(const ad_tape *t, const double *v, size_t i, const uns
      * in any derivative: only the guard's own tie counts */
     if (t->feeds && !t->feeds[i] && !adi_op_is_guard(t->code[i].op)) return 0;
     for (int j = 0; j < 2; j++) {
-        if (!(j == 0 ? aa : ab) || st[j] == ADI_OK) continue;
+        /* (an underflowed partial is a number, the sweeps' to redo) */
+        if (!(j == 0 ? aa : ab) || st[j] == ADI_OK || st[j] == ADI_UNDERFLOW) continue;
         if (st[j] == ADI_KINK && !adi_tie_is_kink(t, v, i)) continue;
         if (st[j] == ADI_OVERFLOW) {
             /* not a kink or a singular point: no policy takes it as 0 (the

@@ -56,7 +56,7 @@ static void seed(const ad_tape *t, double *adj, const double *wout)
 static int backward(const ad_tape *t, ad_work *w, ad_policy pol, const double *wout, int magnitudes,
                     adi_nondiff *nd)
 {
-    int met = 0;   /* an overflowed partial met an adjoint */
+    int met = 0;   /* an overflowed or underflowed partial met an adjoint */
     const double *v = w->val;
     double *adj = w->adj;
     const unsigned char *act = w->act;
@@ -102,7 +102,7 @@ static size_t locate_overflow(const ad_tape *t, ad_work *w, ad_policy pol, const
                   (!ab || (isfinite(p[1]) && isfinite(adj[c.b])));
         if (aa) adj[c.a] += adi_term(p[0], g);
         if (ab) adj[c.b] += adi_term(p[1], g);
-        if (wide || (fin && ((aa && !isfinite(adj[c.a])) || (ab && !isfinite(adj[c.b]))))) over = i;
+        if (wide & ADI_WIDE_OVER || (fin && ((aa && !isfinite(adj[c.a])) || (ab && !isfinite(adj[c.b]))))) over = i;
     }
     return over;
 }
@@ -129,10 +129,10 @@ static ad_errclass sweep(const ad_tape *t, ad_work *w, const unsigned char *diff
     /* a gradient that is not finite (and not the policy's error): the
      * sweep again in a wider type (wide.c), and when even that does not
      * fit a double, an error where it began (the magnitudes are only a
-     * scale).  So too where an overflowed partial met an adjoint: a
-     * partial that underflowed to 0 after it (d/dx 1/(1/x) at x = 1e200
-     * is 1e400 times 1e-400) left a finite gradient that is not the
-     * answer */
+     * scale).  So too where an overflowed or underflowed partial met an
+     * adjoint: d/dx 1/(1/x) at x = 1e200 is 1e400 times 1e-400, not inf
+     * times 0, and d/dx 1e300*(1/x) at 1e160 is -1e-320 with 17 digits
+     * times 1e300, not with 3 */
     int overflowed = met;
     for (size_t i = 0; i < ni; i++) {
         double g = act[i] ? adj[i] : 0;

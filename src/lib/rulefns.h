@@ -30,6 +30,7 @@
  * compile time after inlining) */
 static inline int adi_is_null_literal(const char *s) { return s[0] == 'N' && s[1] == 'U' && s[2] == 'L' && s[3] == 'L' && !s[4]; }
 static inline int adi_is_ok_literal(const char *s) { return s[0] == 'A' && s[1] == 'D' && s[2] == 'I' && s[3] == '_' && s[4] == 'O' && s[5] == 'K' && !s[6]; }
+static inline int adi_is_zero_literal(const char *s) { return s[0] == '0' && !s[1]; }
 
 /* the type of ops.def's WIDE partials: long double where it has a wider
  * exponent than double (x86-64: 15 bits), else double, which cannot help */

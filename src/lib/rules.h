@@ -46,13 +46,28 @@ static inline int adi_op_wide_partials(int op, double a, double b, double v, adi
     return 0;
 }
 
-/* the status of a partial that is not finite where the value is defined
- * (below): ADI_OVERFLOW where ops.def's WIDE rule has it, else singular;
- * out of line, as it is rare (ops.c) */
-void adi_op_partials_not_finite(int op, double a, double b, double v, const double d[2], unsigned char st[2]);
+/* the partials of op that have a WIDE rule (ops.def): bit 0 d/da, bit 1
+ * d/db (none for a unary op's, whose rule is 0); a constant wherever op is */
+static inline unsigned adi_op_wide_slots(int op)
+{
+    switch (op) {
+#define WIDE(E, da, db) \
+    case AD_OP_##E: return 1u | (adi_is_zero_literal(#db) ? 0u : 2u);
+#include "ops.def"
+    }
+    return 0;
+}
+
+/* the status of a partial that is not a normal double where the value is
+ * defined (below): not finite, ADI_OVERFLOW where ops.def's WIDE rule has
+ * it, else singular; below DBL_MIN where a WIDE rule has one, ADI_UNDERFLOW
+ * when the wide partial differs (digits lost, or all of them); out of
+ * line, as it is rare (ops.c) */
+void adi_op_partials_not_normal(int op, double a, double b, double v, const double d[2], unsigned char st[2]);
 
 /* local partials d/da, d/db of op at (a, b) with value v, and their status
- * (ADI_OK, ADI_SINGULAR or ADI_KINK) */
+ * (ADI_OK, ADI_SINGULAR or ADI_KINK; ADI_OVERFLOW, ADI_UNDERFLOW where a
+ * double cannot hold one that long double can) */
 #if defined(__GNUC__)
 #define ADI_HOT_INLINE static inline __attribute__((always_inline))
 #else
@@ -63,9 +78,14 @@ void adi_op_partials_not_finite(int op, double a, double b, double v, const doub
 ADI_HOT_INLINE void adi_op_partials(int op, double a, double b, double v, double d[2], unsigned char st[2])
 {
     (void)a; (void)b; (void)v;
+    unsigned ws = 0;   /* adi_op_wide_slots, folded in each case */
     switch (op) {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
-    case AD_OP_##E: d[0] = (da); d[1] = (db); st[0] = (unsigned char)(sa); st[1] = (unsigned char)(sb); break;
+    case AD_OP_##E:                                                                      \
+        d[0] = (da); d[1] = (db);                                                        \
+        st[0] = (unsigned char)(sa); st[1] = (unsigned char)(sb);                        \
+        ws = adi_op_wide_slots(AD_OP_##E);                                               \
+        break;
 #include "ops.def"
     default:
         d[0] = d[1] = 0;
@@ -79,8 +99,14 @@ ADI_HOT_INLINE void adi_op_partials(int op, double a, double b, double v, double
      * so that no nan or inf is printed as a derivative.  (The block replay
      * sees it in the gradient and hands the point to the engines, which
      * report it.) */
-    if ((!isfinite(d[0]) && st[0] == ADI_OK) || (!isfinite(d[1]) && st[1] == ADI_OK))
-        adi_op_partials_not_finite(op, a, b, v, d, st);
+    /* So too, where the op has a WIDE rule, a partial below double's
+     * normal range: it lost digits, or all of them (d/dx 1/x at x = 1e200
+     * is -1e-400, 0 in a double), which a factor it meets need not hide:
+     * d/dx 1e300*(1/x) at x = 1e160 is -1e-20, of which a subnormal d/dx
+     * 1/x = -1e-320 keeps 3 digits.  ADI_UNDERFLOW says so. */
+    if ((!isfinite(d[0]) && st[0] == ADI_OK) || (!isfinite(d[1]) && st[1] == ADI_OK) ||
+        (ws & 1 && fabs(d[0]) < DBL_MIN && st[0] == ADI_OK) || (ws & 2 && fabs(d[1]) < DBL_MIN && st[1] == ADI_OK))
+        adi_op_partials_not_normal(op, a, b, v, d, st);
 #ifdef AD_TEST_WRONG_RULE
     /* tests/check.am builds a copy of adcalc with one rule off by 0.1%,
      * to see --check catch it; never defined in the real build */

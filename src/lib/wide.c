@@ -1,12 +1,15 @@
 /* wide.c - a forward or reverse sweep again in long double, after finite
- * partials times finite tangents (or adjoints) overflowed a double: the
+ * partials times finite tangents (or adjoints) overflowed a double, or a
+ * partial on the path overflowed or underflowed (ops.h's ADI_OVERFLOW,
+ * ADI_UNDERFLOW): the
  * chain rule's intermediate products can leave double's range where the
  * derivative itself does not (d/dy log(x^y) at x = 1e308, y = 1 is
  * 709.196, though d(x^y)/dy = x^y log x is 7.1e310).  On x86-64 a long
  * double has a 15-bit exponent, so the products fit, and a 64-bit
  * significand, so the result is rounded once, to double, at the end.
  * The partials are the first sweep's, except where a double overflowed
- * and ops.def's WIDE rule gives the partial in long double.  Where long
+ * or underflowed and ops.def's WIDE rule gives the partial in long
+ * double.  Where long
  * double is no wider than double the retry cannot help and says so (the
  * sweep then reports the derivative as beyond a double).  The values,
  * activity and --nondiff decisions are the first sweep's. */
@@ -33,26 +36,25 @@ static void partials(const ad_tape *t, const double *v, size_t i, int aa, int ab
     adi_nondiff_init(&nd);
     adi_op_partials((int)c.op, a, b, v[i], d, st);
     wide w[2] = {d[0], d[1]};
-    int has = adi_op_wide_partials((int)c.op, a, b, v[i], w);
+    adi_op_wide_partials((int)c.op, a, b, v[i], w);
     for (int j = 0; j < 2; j++) {
-        /* a partial below double's normal range lost digits, or all of
-         * them (d/dx 1/x at x = 1e200 is -1e-400, 0 in a double), which
-         * the overflowed factor it meets here need not hide: d/dx
-         * 1/(1/x) is 1 */
-        int under = st[j] == ADI_OK && fabs(d[j]) < DBL_MIN && has && w[j] == w[j] && w[j] != 0;
-        p[j] = st[j] == ADI_OVERFLOW || under ? w[j] : d[j];
-        if (st[j] == ADI_OVERFLOW) st[j] = ADI_OK;
+        /* (a partial below double's normal range lost digits, or all of
+         * them: d/dx 1/x at x = 1e200 is -1e-400, 0 in a double) */
+        int beyond = st[j] == ADI_OVERFLOW || st[j] == ADI_UNDERFLOW;
+        p[j] = beyond ? w[j] : d[j];
+        if (beyond) st[j] = ADI_OK;
     }
     unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
     if (zero & 1) p[0] = 0;
     if (zero & 2) p[1] = 0;
 }
 
-/* x as a double, or -1 when it does not fit one */
+/* x as a double, or -1 when it does not fit one; one that rounds to zero
+ * is +0, as a sum from +0 in the double sweeps (0 + -0 is +0) */
 static int narrow(wide x, double *out)
 {
     if (!(x == x) || x > DBL_MAX || x < -DBL_MAX) return -1;
-    *out = (double)x;
+    *out = (double)x + 0.0;
     return 0;
 }
 

@@ -102,9 +102,11 @@ static inline ad_errclass adi_nondiff_verdict(const ad_tape *t, const ad_work *w
 }
 
 /* node i's partials as a forward or reverse sweep uses them: after the
- * policy (nd notes its points), with *wide set when a partial of a
- * differentiated operand only overflowed (ADI_OVERFLOW: inf here, in long
- * double in wide.c) */
+ * policy (nd notes its points), with *wide the ways a partial of a
+ * differentiated operand is not the answer a long double gives (wide.c):
+ * ADI_WIDE_OVER where it only overflowed (ADI_OVERFLOW: inf here),
+ * ADI_WIDE_UNDER where it underflowed (ADI_UNDERFLOW) */
+enum { ADI_WIDE_OVER = 1, ADI_WIDE_UNDER = 2 };
 ADI_HOT_INLINE void adi_sweep_partials(const ad_tape *t, const double *v, size_t i, int aa, int ab,
                                        ad_policy pol, adi_nondiff *nd, double p[2], int *wide)
 {
@@ -113,9 +115,13 @@ ADI_HOT_INLINE void adi_sweep_partials(const ad_tape *t, const double *v, size_t
     adi_op_partials((int)c.op, v[c.a], c.b >= 0 ? v[c.b] : 0, v[i], p, st);
     *wide = 0;
     if (st[0] | st[1]) {
-        *wide = (st[0] == ADI_OVERFLOW && aa) || (st[1] == ADI_OVERFLOW && ab);
-        if (st[0] == ADI_OVERFLOW) st[0] = ADI_OK;
-        if (st[1] == ADI_OVERFLOW) st[1] = ADI_OK;
+        for (int j = 0; j < 2; j++) {
+            if (!(j ? ab : aa)) continue;
+            if (st[j] == ADI_OVERFLOW) *wide |= ADI_WIDE_OVER;
+            if (st[j] == ADI_UNDERFLOW) *wide |= ADI_WIDE_UNDER;
+        }
+        for (int j = 0; j < 2; j++)
+            if (st[j] == ADI_OVERFLOW || st[j] == ADI_UNDERFLOW) st[j] = ADI_OK;
     }
     unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, nd);
     if (zero & 1) p[0] = 0;
