@@ -141,11 +141,12 @@ void adi_emit_runtime_text(adi_emitter *E)
                     "        else *sing = 1;\n"
                     "    }\n    return zero;\n}\n\n"
                     "/* wide.c's chain-rule term in long double, and the rounding back to a\n"
-                    " * double of a derivative that fits one (0 where it does not) */\n"
+                    " * double of a derivative that fits one (+0 where it rounds to zero; 0\n"
+                    " * and a failure where it does not fit) */\n"
                     "ADC_INLINE adi_wide adc_wterm(adi_wide p, adi_wide x) { return (p == 0 || x == 0) ? 0 : p * x; }\n"
                     "ADC_INLINE int adc_narrow(adi_wide x, double *y)\n{\n"
                     "    if (!(x == x) || x > DBL_MAX || x < -DBL_MAX) return 0;\n"
-                    "    *y = (double)x;\n    return 1;\n}\n\n");
+                    "    *y = (double)x + 0.0;\n    return 1;\n}\n\n");
     adi_emit_out(E, "#if defined(__clang__)\n#pragma clang diagnostic pop\n#endif\n"
                     "#define FAIL(status) do { st = (status); goto fail; } while (0)\n"
                     "/* ---- the end of the runtime ---- */\n\n");

@@ -214,6 +214,20 @@ static void values(adi_emitter *E, const unsigned char *chk)
  * the signs of its zero terms: so the input's adjoints, which are all that
  * is written, are the block's to the bit, with one add each where the
  * block has one per node. */
+/* node i's partial in operand slot k (operand o, rule text s) as a
+ * vector: the rule itself when plain arithmetic, else chain_term's
+ * p<o>_<k>_<i> */
+static void partial_vec(adi_emitter *E, size_t i, int k, int32_t o, const char *s)
+{
+    if (pure(s)) {
+        adi_emit_out(E, "(");
+        adi_emit_rule(E, s, "v", i);
+        adi_emit_out(E, ")");
+    } else {
+        adi_emit_out(E, "p%" PRId32 "_%d_%zu", o, k, i);
+    }
+}
+
 static void chain_term(adi_emitter *E, size_t i, int k, int32_t o, const char *s, int first)
 {
     if (!pure(s)) {
@@ -228,14 +242,17 @@ static void chain_term(adi_emitter *E, size_t i, int k, int32_t o, const char *s
     }
     if (!first) adi_emit_out(E, "        g%" PRId32 " += ", o);
     else adi_emit_out(E, (size_t)o < E->t->ninputs ? "        adc_vd g%" PRId32 " = 0.0 + " : "        adc_vd g%" PRId32 " = ", o);
-    if (pure(s)) {
-        adi_emit_out(E, "(");
-        adi_emit_rule(E, s, "v", i);
-        adi_emit_out(E, ")");
-    } else {
-        adi_emit_out(E, "p%" PRId32 "_%d_%zu", o, k, i);
-    }
+    partial_vec(E, i, k, o, s);
     adi_emit_out(E, " * g%zu;\n", i);
+    /* a partial with a WIDE rule below DBL_MIN may have underflowed (the
+     * block's under kernel): the flag takes the point to the scalar
+     * engines, which decide (ops.c) and redo it in long double where it
+     * did; where it did not (0/x's d/dx), they give the block's bits */
+    if (adi_op_wide_slots((int)E->t->code[i].op) >> k & 1) {
+        adi_emit_out(E, "        bad |= (adc_vi)(adc_abs(");
+        partial_vec(E, i, k, o, s);
+        adi_emit_out(E, ") < ADC_SPLAT(DBL_MIN));\n");
+    }
 }
 
 /* vector e's lanes into the points' rows at number `at` (ADC_STORE: a

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "emit.h"
+#include "rules.h"
 
 const adi_rule_text adi_emit_rules[AD_OP_COUNT] = {
 #define OP(E, name, n, mi, ma, df, val, da, db, daa, dab, dbb, dom, sa, sb, tay, syn, doc) \
@@ -125,9 +126,20 @@ static void partials(adi_emitter *E, size_t i, int sweep, int wide)
     adi_emit_out(E, "; s[1] = ");
     adi_emit_rule(E, r->sb, "v", i);
     adi_emit_out(E, ";\n");
-    /* (wide: which partials only overflowed, as adc_point will say) */
-    for (int j = 0; j < 2 && wide && wide_rules[c.op].da; j++)
-        adi_emit_out(E, "    o[%d] = !isfinite(d[%d]) && s[%d] == ADI_OK && isinf(d[%d]);\n", j, j, j, j);
+    /* (wide: which partials are not the long double's, before adc_point
+     * applies the policy: 1 only overflowed, as adc_point will say, 2
+     * underflowed (ops.c's adi_op_partials_not_normal: ADI_OVERFLOW,
+     * ADI_UNDERFLOW)) */
+    for (int j = 0; j < 2 && wide && wide_rules[c.op].da; j++) {
+        if (!(adi_op_wide_slots((int)c.op) >> j & 1)) {
+            adi_emit_out(E, "    o[%d] = 0;\n", j);
+            continue;
+        }
+        adi_emit_out(E, "    o[%d] = s[%d] != ADI_OK ? 0 : isinf(d[%d]) ? 1\n         : fabs(d[%d]) < DBL_MIN && (wr = (adi_wide)(",
+                     j, j, j, j);
+        adi_emit_rule(E, j ? wide_rules[c.op].db : wide_rules[c.op].da, "v", i);
+        adi_emit_out(E, "), isfinite(wr) && wr != d[%d]) ? 2 : 0;\n", j);
+    }
     adi_emit_out(E, "    %sadc_point(d, s, %d, %d, %d, ", sweep ? "(void)" : "z = ", counts && aa, counts && ab,
                  wide_rules[c.op].da != NULL);
     tie_condition(E, i);
@@ -135,8 +147,8 @@ static void partials(adi_emitter *E, size_t i, int sweep, int wide)
 }
 
 /* forward.c's and reverse.c's: a partial of an operand on the path that
- * only overflowed (o[], from partials) makes the long-double sweep run,
- * even where the answer is finite (a later partial underflowed to 0) */
+ * only overflowed or underflowed (o[], from partials) makes the
+ * long-double sweep run, even where the answer is finite */
 static void overflowed(adi_emitter *E, ad_instr c, int aa, int ab)
 {
     if (wide_rules[c.op].da && (aa || ab))
@@ -155,11 +167,9 @@ static void wide_partials(adi_emitter *E, size_t i)
             adi_emit_out(E, "    wd[%d] = d[%d];\n", j, j);
             continue;
         }
-        /* (and where the double underflowed: wide.c's partials) */
         adi_emit_out(E, "    wr = (adi_wide)(");
         adi_emit_rule(E, w[j], "v", i);
-        adi_emit_out(E, ");\n    wd[%d] = o[%d] || (fabs(d[%d]) < DBL_MIN && wr == wr && wr != 0) ? wr : d[%d];\n", j, j, j,
-                     j);
+        adi_emit_out(E, ");\n    wd[%d] = o[%d] ? wr : d[%d];\n", j, j, j);
     }
 }
 
@@ -365,7 +375,10 @@ static void second_order(adi_emitter *E, size_t k, ad_policy pol)
         const ad_instr c = t->code[i];
         const adi_rule_text *r = &adi_emit_rules[c.op];
         int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
-        partials(E, i, 0, 0);
+        partials(E, i, 0, 1);
+        /* hessian.c: a partial that underflowed fails the point */
+        if (wide_rules[c.op].da && feeds(t, i) && (aa || ab))
+            adi_emit_out(E, "    if (%s || %s) sing = 1;\n", aa ? "o[0] == 2" : "0", ab ? "o[1] == 2" : "0");
         adi_emit_out(E, "    q[0] = ");
         adi_emit_rule(E, r->daa, "v", i);
         adi_emit_out(E, "; q[1] = ");

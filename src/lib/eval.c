@@ -83,6 +83,10 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
     else if (status == ADI_OVERFLOW)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: derivative is beyond the range of a double here", what);
+    else if (status == ADI_UNDERFLOW)
+        e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
+                        "%s: derivative is below the range of a double here, and --hessian and --order do not redo it in long double",
+                        what);
     else if (status == ADI_OVERFLOW_HIGHER)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
                         "%s: a higher derivative is beyond the range of a double here", what);
@@ -101,7 +105,7 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
     if (d) {
         d->src = t->pos[i].src;
         d->hint = e == AD_E_NONDIFF && adi_op_is_guard(t->code[i].op) ? AD_HINT_POLICY_TIE
-                  : e == AD_E_NONDIFF ? AD_HINT_POLICY_SUBGRAD : status == ADI_OVERFLOW || status == ADI_OVERFLOW_HIGHER ? AD_HINT_NONE
+                  : e == AD_E_NONDIFF ? AD_HINT_POLICY_SUBGRAD : status == ADI_OVERFLOW || status == ADI_OVERFLOW_HIGHER || status == ADI_UNDERFLOW ? AD_HINT_NONE
                                                                                  : AD_HINT_POLICY_ZERO;
     }
     return e;
