@@ -85,7 +85,7 @@ ad_errclass adi_err_point(const ad_tape *t, const ad_work *w, size_t i, int stat
                         "%s: derivative is beyond the range of a double here", what);
     else if (status == ADI_UNDERFLOW)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
-                        "%s: derivative is below the range of a double here, and --hessian and --order do not redo it in long double",
+                        "%s: derivative underflows a double here (digits lost below 2.2e-308), and --hessian and --order do not redo it in long double",
                         what);
     else if (status == ADI_OVERFLOW_HIGHER)
         e = ad_diag_set(d, AD_E_DOMAIN, t->pos[i].line, t->pos[i].col,
