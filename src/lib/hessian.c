@@ -35,11 +35,7 @@ static size_t backward(const ad_tape *t, ad_work *w, size_t k, ad_policy pol, in
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, v[i], p, st);
         adi_op_partials2((int)c.op, a, b, v[i], q);
-        /* a partial that underflowed (ops.c) lost digits that this sweep,
-         * which has no long-double retry (wide.c), would pass silently into
-         * the gradient and H: the point fails, under either policy */
-        if (adi_feeds(t, i) && ((aa && st[0] == ADI_UNDERFLOW) || (ab && st[1] == ADI_UNDERFLOW)))
-            adi_nondiff_note(nd, i, ADI_UNDERFLOW);
+        adi_note_underflow(t, i, st, aa, ab, nd); /* no long-double retry here */
         unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, nd);
         for (int j = 0; j < 2; j++)
             if (zero >> j & 1) {

@@ -472,10 +472,7 @@ ad_errclass ad_taylor(const ad_tape *t, ad_work *w, const double *inputs,
         double p[2];
         unsigned char st[2];
         adi_op_partials((int)c.op, a, b, v[i], p, st);
-        /* a partial that underflowed (ops.c): its coefficients lost digits
-         * that no long-double sweep redoes here (as hessian.c) */
-        if (adi_feeds(t, i) && ((aa && st[0] == ADI_UNDERFLOW) || (ab && st[1] == ADI_UNDERFLOW)))
-            adi_nondiff_note(&nd, i, ADI_UNDERFLOW);
+        adi_note_underflow(t, i, st, aa, ab, &nd); /* no long-double retry here */
         unsigned zero = adi_policy(t, v, i, st, aa, ab, pol, &nd);
         for (int j = 0; j < 2; j++)
             if (zero >> j & 1) {

@@ -128,4 +128,15 @@ ADI_HOT_INLINE void adi_sweep_partials(const ad_tape *t, const double *v, size_t
     if (zero & 2) p[1] = 0;
 }
 
+/* for the sweeps with no long-double retry (hessian.c, taylor.c): a
+ * differentiated partial at node i that underflowed (ops.c) lost digits
+ * they would pass silently on; where the node feeds the output, the point
+ * fails under either policy */
+static inline void adi_note_underflow(const ad_tape *t, size_t i, const unsigned char st[2], int aa, int ab,
+                                      adi_nondiff *nd)
+{
+    if (((aa && st[0] == ADI_UNDERFLOW) || (ab && st[1] == ADI_UNDERFLOW)) && adi_feeds(t, i))
+        adi_nondiff_note(nd, i, ADI_UNDERFLOW);
+}
+
 #endif
