@@ -180,10 +180,12 @@ static void *load(const char *path, const char *key, const char **why)
         *why = "damaged";
         return NULL;
     }
-    /* the very file checked, through its descriptor where /proc has it */
+    /* the very file checked, through its descriptor where /proc has it
+     * (else by its name: entries are renamed into place whole) */
     char self[64];
     snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-    void *lib = dlopen(access(self, R_OK) == 0 ? self : path, RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(self, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     close(fd);
     const char *k2 = lib ? dlsym(lib, "adcalc_jit_key") : NULL;
     if (!lib || !k2 || strcmp(k2, key) != 0 || !dlsym(lib, "adcalc_jit")) {
