@@ -146,27 +146,13 @@ static void partials(adi_emitter *E, size_t i, int sweep, int wide)
     adi_emit_out(E, ", %d, %d, &sing, &kink);\n", sweep, E->p->pol == AD_ZERO_SUBGRAD);
 }
 
-/* reverse.c's: a partial of an operand on the path that
+/* forward.c's and reverse.c's: a partial of an operand on the path that
  * only overflowed or underflowed (o[], from partials) makes the
  * long-double sweep run, even where the answer is finite */
 static void overflowed(adi_emitter *E, ad_instr c, int aa, int ab)
 {
     if (wide_rules[c.op].da && (aa || ab))
         adi_emit_out(E, "        over |= %s || %s;\n", aa ? "o[0]" : "0", ab ? "o[1]" : "0");
-}
-
-/* forward.c's: the same where node i feeds the outputs and a tangent of
- * a differentiated operand, in one of the k directions, is not zero */
-static void overflowed_forward(adi_emitter *E, size_t i, int aa, int ab, size_t k)
-{
-    const ad_instr c = E->t->code[i];
-    if (!wide_rules[c.op].da || !(aa || ab) || !E->need[i] || !feeds(E->t, i)) return;
-    adi_emit_out(E, "        over |= (%s || %s) && (0", aa ? "o[0]" : "0", ab ? "o[1]" : "0");
-    for (size_t j = 0; j < k; j++) {
-        if (aa) adi_emit_out(E, " || t%" PRId32 "_%zu != 0", c.a, j);
-        if (ab) adi_emit_out(E, " || t%" PRId32 "_%zu != 0", c.b, j);
-    }
-    adi_emit_out(E, ");\n");
 }
 
 /* node i's partials as wide.c takes them, into wd[]: the sweep's, and
@@ -271,7 +257,7 @@ static void forward(adi_emitter *E, const unsigned char *diff, const double *see
         const ad_instr c = t->code[i];
         int aa = E->act[c.a], ab = c.b >= 0 && E->act[c.b];
         partials(E, i, 1, 1);
-        overflowed_forward(E, i, aa, ab, k);
+        overflowed(E, c, aa, ab);
         for (size_t j = 0; j < k && E->need[i]; j++) {
             adi_emit_out(E, "    const double t%zu_%zu = ", i, j);
             if (aa) adi_emit_out(E, "adi_term(d[0], t%" PRId32 "_%zu)", c.a, j);

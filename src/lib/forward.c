@@ -38,17 +38,6 @@ static size_t locate_overflow(const ad_tape *t, ad_work *w, size_t k, ad_policy 
     return (size_t)t->outs[0];   /* (a fallback never needed: a term overflowed) */
 }
 
-/* whether the operands' tangents (NULL: not differentiated) are not all
- * zero: only then can a partial that overflowed or underflowed at a node
- * that feeds the outputs change them (as in reverse.c, where a zero
- * adjoint passes nothing on), and the sweep is redone in long double */
-static int moves(const double *ta, size_t k, const double *tb)
-{
-    for (size_t j = 0; j < k; j++)
-        if ((ta && ta[j] != 0) || (tb && tb[j] != 0)) return 1;
-    return 0;
-}
-
 ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
                        const unsigned char *diff, const double *seeds, size_t k,
                        ad_policy pol, double *out, ad_diag *d)
@@ -85,9 +74,9 @@ ad_errclass ad_forward(const ad_tape *t, ad_work *w, const double *inputs,
         double p[2];
         int wide;
         adi_sweep_partials(t, v, i, aa, ab, pol, &nd, p, &wide);
+        met |= wide;
         double *ti = T + i * k;
         const double *ta = T + (size_t)c.a * k, *tb = ab ? T + (size_t)c.b * k : NULL;
-        if (wide && adi_feeds(t, i) && moves(aa ? ta : NULL, k, tb)) met |= wide;
         /* an operand that does not move in a direction contributes nothing
          * to it, even where its partial overflowed (adi_term) */
         if (aa && ab) {
