@@ -181,7 +181,7 @@ static void check_wide(int op)
                 else if (isfinite(d[k]))
                     /* (a double below DBL_MIN whose wide partial is a
                      * normal double lost digits: it says so) */
-                    ok = st[k] != ADI_OVERFLOW && (w[k] != w[k] || fabsl(w[k] - d[k]) <= 1e-12L * fabsl(w[k]) + 5e-324L + carried) &&
+                    ok = st[k] != ADI_OVERFLOW && (w[k] != w[k] || fabsl(w[k] - d[k]) <= 1e-12L * fabsl(w[k]) + 5e-324L) &&
                          !(fabs(d[k]) < DBL_MIN && fabsl(w[k]) >= DBL_MIN && st[k] == ADI_OK);
                 else if (st[k] == ADI_OVERFLOW)
                     ok = w[k] == w[k] && w[k] - w[k] == 0 && fabsl(w[k]) > DBL_MAX, overflowed++;
